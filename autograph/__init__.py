@@ -1,0 +1,6 @@
+"""autograph: TensorFlow's tf.function + AutoGraph, small and framework-free.
+
+``import autograph as tf`` gives TensorFlow's names for the runtime API.
+"""
+from graph import __version__  # noqa: F401
+from runtime import *  # noqa: F401,F403

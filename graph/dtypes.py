@@ -1,0 +1,150 @@
+"""Element types, named and defaulted the way TensorFlow does.
+
+Strings are numpy object arrays holding ``bytes`` (TensorFlow strings are
+byte strings: ``"a" + "a"`` is ``b'aa'``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True, slots=True)
+class DType:
+    name: str
+    numpy_dtype: np.dtype
+    enum: str  # the DT_* name used in graph listings
+
+    @property
+    def as_numpy_dtype(self):
+        return self.numpy_dtype.type
+
+    @property
+    def is_floating(self) -> bool:
+        return self.numpy_dtype.kind == "f"
+
+    @property
+    def is_integer(self) -> bool:
+        return self.numpy_dtype.kind in "iu"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.numpy_dtype.kind == "b"
+
+    @property
+    def is_string(self) -> bool:
+        return self.name == "string"
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.is_floating or self.is_integer
+
+    @property
+    def min(self):
+        return np.finfo(self.numpy_dtype).min if self.is_floating else np.iinfo(self.numpy_dtype).min
+
+    @property
+    def max(self):
+        return np.finfo(self.numpy_dtype).max if self.is_floating else np.iinfo(self.numpy_dtype).max
+
+    def __repr__(self) -> str:
+        return f"tf.{self.name}"
+
+    def __str__(self) -> str:
+        return repr(self)
+
+
+def _make(name: str, np_dtype, enum: str) -> DType:
+    return DType(name, np.dtype(np_dtype), enum)
+
+
+float16 = _make("float16", np.float16, "DT_HALF")
+float32 = _make("float32", np.float32, "DT_FLOAT")
+float64 = _make("float64", np.float64, "DT_DOUBLE")
+int8 = _make("int8", np.int8, "DT_INT8")
+int16 = _make("int16", np.int16, "DT_INT16")
+int32 = _make("int32", np.int32, "DT_INT32")
+int64 = _make("int64", np.int64, "DT_INT64")
+uint8 = _make("uint8", np.uint8, "DT_UINT8")
+bool_ = _make("bool", np.bool_, "DT_BOOL")
+string = _make("string", object, "DT_STRING")
+resource = _make("resource", object, "DT_RESOURCE")
+variant = _make("variant", object, "DT_VARIANT")
+
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
+       string, resource, variant)
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME.update({"float": float32, "double": float64, "half": float16})
+_BY_ENUM = {d.enum: d for d in ALL}
+_BY_NUMPY = {d.numpy_dtype: d for d in ALL if d.numpy_dtype != np.dtype(object)}
+
+
+def as_dtype(value) -> DType:
+    """Turns a DType, its name, a numpy dtype or a Python type into a DType."""
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str):
+        if value in _BY_NAME:
+            return _BY_NAME[value]
+        if value in _BY_ENUM:
+            return _BY_ENUM[value]
+        raise TypeError(f"Unknown dtype name {value!r}; expected one of {sorted(_BY_NAME)}")
+    if value is bool:
+        return bool_
+    if value is int:
+        return int32
+    if value is float:
+        return float32
+    if value in (str, bytes):
+        return string
+    try:
+        np_dtype = np.dtype(value)
+    except TypeError:
+        raise TypeError(f"Cannot interpret {value!r} as a dtype") from None
+    if np_dtype.kind in "OSU":
+        return string
+    if np_dtype in _BY_NUMPY:
+        return _BY_NUMPY[np_dtype]
+    raise TypeError(f"Unsupported numpy dtype {np_dtype}")
+
+
+def infer_dtype(value) -> DType:
+    """The dtype TensorFlow gives a Python or numpy value: int→int32, float→float32."""
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        return as_dtype(value.dtype)
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int32 if -2**31 <= value < 2**31 else int64
+    if isinstance(value, float):
+        return float32
+    if isinstance(value, (str, bytes)):
+        return string
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return float32
+        kinds = [infer_dtype(v) for v in value]
+        for candidate in (string, float32, int64, int32, bool_):
+            if candidate in kinds:
+                if candidate is string and len(set(kinds)) > 1:
+                    raise TypeError(f"Cannot mix strings and numbers in one tensor: {value!r}")
+                return candidate
+        return kinds[0]
+    raise TypeError(f"Cannot convert {value!r} of type {type(value).__name__} to a tensor")
+
+
+def to_bytes(value):
+    return value.encode() if isinstance(value, str) else value
+
+
+def as_array(value, dtype: DType) -> np.ndarray:
+    """A numpy array of exactly ``dtype`` holding ``value`` (strings become bytes)."""
+    if dtype is string:
+        arr = np.asarray(value, dtype=object)
+        if arr.ndim == 0:
+            out = np.empty((), dtype=object)
+            out[()] = to_bytes(arr[()])
+            return out
+        return np.vectorize(to_bytes, otypes=[object])(arr)
+    return np.asarray(value, dtype=dtype.numpy_dtype)

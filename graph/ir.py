@@ -1,0 +1,227 @@
+"""The IR: a Graph of Nodes in creation order, each with typed outputs and an origin.
+
+Control-flow bodies are Graphs too, kept by name in a function library that a
+root graph shares with all of its sub-graphs, as TensorFlow keeps them.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from graph.dtypes import DType
+from graph.errors import InvalidArgumentError, NotFoundError
+from graph.shapes import TensorShape, as_shape
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a node came from in user code."""
+
+    file: str
+    line: int
+    function: str = ""
+    source: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}"
+        return f"{where} in {self.function}" if self.function else where
+
+
+@dataclass(frozen=True, slots=True)
+class TensorType:
+    dtype: DType
+    shape: TensorShape
+
+    def __post_init__(self):
+        object.__setattr__(self, "shape", as_shape(self.shape))
+
+    def __str__(self) -> str:
+        return f"{self.dtype.name}{list(self.shape.as_tuple()) if self.shape.rank is not None else '[?]'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """One output of a node: what other nodes consume."""
+
+    node: "Node"
+    index: int
+
+    @property
+    def type(self) -> TensorType:
+        return self.node.outputs[self.index]
+
+    @property
+    def dtype(self) -> DType:
+        return self.node.outputs[self.index].dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self.node.outputs[self.index].shape
+
+    @property
+    def value(self):
+        """The constant value when this is the output of a Const, else None."""
+        return self.node.attrs["value"] if self.node.op == "Const" else None
+
+    @property
+    def name(self) -> str:
+        return f"{self.node.name}:{self.index}"
+
+    @property
+    def input_name(self) -> str:
+        """How a consuming node lists this output (TensorFlow omits ':0')."""
+        return self.node.name if self.index == 0 else f"{self.node.name}:{self.index}"
+
+    def __repr__(self) -> str:
+        return f"<Output {self.name} {self.type}>"
+
+
+class Node:
+    """One operation: op type, data and control inputs, attrs, typed outputs, origin."""
+
+    __slots__ = ("graph", "name", "op", "inputs", "control_inputs", "attrs", "outputs", "origin")
+
+    def __init__(self, graph, name, op, inputs, control_inputs, attrs, outputs, origin):
+        self.graph: Graph = graph
+        self.name: str = name
+        self.op: str = op
+        self.inputs: list[Output] = list(inputs)
+        self.control_inputs: list[Node] = list(control_inputs)
+        self.attrs: dict[str, Any] = attrs
+        self.outputs: list[TensorType] = list(outputs)
+        self.origin: Origin | None = origin
+
+    def output(self, index: int = 0) -> Output:
+        return Output(self, index)
+
+    def __repr__(self) -> str:
+        ins = ", ".join(i.input_name for i in self.inputs)
+        return f"<Node {self.name} = {self.op}({ins})>"
+
+
+_function_ids = itertools.count(1)
+
+
+class Graph:
+    """A graph of nodes in creation order.
+
+    ``inputs`` are the Placeholder outputs a caller feeds (in order); ``outputs``
+    are what a call returns. ``captures`` maps outer-graph outputs to the
+    placeholders standing for them inside a sub-graph.
+    """
+
+    def __init__(self, name: str = "graph", outer: "Graph | None" = None):
+        self.name = name
+        self.outer = outer
+        self.nodes: list[Node] = []
+        self.inputs: list[Output] = []
+        self.outputs: list[Output] = []
+        self.captures: dict[Output, Output] = {}
+        self.library: dict[str, Graph] = outer.library if outer is not None else {}
+        self._name_counts: dict[str, int] = {}
+        self._used_names: set[str] = set()
+        self._scopes: list[str] = []
+        # Names are unique across a graph and all of its sub-graphs, so that
+        # a listing of the library reads unambiguously (``cond/Identity``).
+        if outer is not None:
+            self._name_counts = outer._name_counts
+            self._used_names = outer._used_names
+            self._scopes = list(outer._scopes)
+
+    # -- naming ---------------------------------------------------------
+    def unique_name(self, base: str, mark_used: bool = True) -> str:
+        if self._scopes:
+            base = "/".join(self._scopes) + "/" + base
+        name = base
+        count = self._name_counts.get(base, 0)
+        while name in self._used_names:
+            count += 1
+            name = f"{base}_{count}"
+        self._name_counts[base] = count
+        if mark_used:
+            self._used_names.add(name)
+        return name
+
+    @property
+    def scope_prefix(self) -> str:
+        return "/".join(self._scopes) + "/" if self._scopes else ""
+
+    def push_scope(self, scope: str) -> str:
+        """Opens a unique name scope (``cond``, ``cond_1``...); returns its name."""
+        name = self.unique_name(scope)
+        self._scopes.append(name.rsplit("/", 1)[-1])
+        return name
+
+    def pop_scope(self) -> None:
+        self._scopes.pop()
+
+    def new_function_name(self, base: str) -> str:
+        return f"{base}_{next(_function_ids)}"
+
+    # -- building -------------------------------------------------------
+    def add_node(self, op: str, inputs=(), attrs=None, name=None, control_inputs=(),
+                 origin: Origin | None = None, exact_name: bool = False) -> Node:
+        """Creates a node after inferring (and so checking) its output types."""
+        from graph.registry import get_op
+
+        opdef = get_op(op)
+        attrs = dict(attrs or {})
+        for i in inputs:
+            if not isinstance(i, Output):
+                raise TypeError(f"Input of {op} must be an Output, got {type(i).__name__}")
+            if i.node.graph is not self:
+                raise InvalidArgumentError(
+                    message=f"{op}: input {i.name} belongs to graph {i.node.graph.name!r}, "
+                            f"not to {self.name!r}; capture it into this graph first")
+        try:
+            outputs = opdef.infer(list(inputs), attrs)
+        except InvalidArgumentError as e:
+            raise type(e)(message=_with_origin(e.message, origin)) from None
+        except (ValueError, TypeError) as e:
+            raise InvalidArgumentError(message=_with_origin(f"{op}: {e}", origin)) from None
+        if exact_name:  # a name the caller reserved (a scope's own node, a restored graph)
+            self._used_names.add(name)
+        else:
+            name = self.unique_name(name or op)
+        node = Node(self, name, op, inputs, control_inputs, attrs, outputs, origin)
+        self.nodes.append(node)
+        return node
+
+    def add_function(self, graph: "Graph") -> str:
+        self.library[graph.name] = graph
+        return graph.name
+
+    def function(self, name: str) -> "Graph":
+        try:
+            return self.library[name]
+        except KeyError:
+            raise NotFoundError(message=f"Function {name!r} is not in the graph's library") from None
+
+    def get_node(self, name: str) -> Node:
+        for node in self.nodes:
+            if node.name == name:
+                return node
+        raise KeyError(f"No node named {name!r} in graph {self.name!r}")
+
+    def get_operations(self) -> list[Node]:
+        return list(self.nodes)
+
+    def __repr__(self) -> str:
+        return f"<Graph {self.name!r}: {len(self.nodes)} nodes>"
+
+    def as_graph_def(self):
+        from graph.printing import as_graph_def
+        return as_graph_def(self)
+
+
+def _with_origin(message: str, origin: Origin | None) -> str:
+    return f"{message}\n  at {origin}" if origin is not None else message
+
+
+def constant_value(output: Output):
+    """The value of ``output`` when it is known while building, else None."""
+    value = output.value
+    return None if value is None else np.asarray(value)

@@ -1,0 +1,2 @@
+"""The op library: importing this package registers every op."""
+from graph.ops import core, math, control_flow  # noqa: F401

@@ -1,0 +1,70 @@
+"""Shared shape/dtype inference rules for op definitions."""
+from __future__ import annotations
+
+from graph.dtypes import DType, bool_
+from graph.errors import InvalidArgumentError
+from graph.ir import TensorType
+from graph.shapes import TensorShape, broadcast_shapes
+
+
+def expect_arity(op: str, inputs, n: int) -> None:
+    if len(inputs) != n:
+        raise InvalidArgumentError(message=f"{op} takes {n} inputs, got {len(inputs)}")
+
+
+def same_dtype(op: str, inputs) -> DType:
+    """The common dtype of ``inputs``; TensorFlow never converts implicitly."""
+    dtype = inputs[0].dtype
+    for i in inputs[1:]:
+        if i.dtype != dtype:
+            raise InvalidArgumentError(
+                message=f"{op}: cannot compute {op} as input #1 was expected to be a "
+                        f"{dtype.name} tensor but is a {i.dtype.name} tensor. "
+                        f"Use tf.cast to make both operands the same dtype.")
+    return dtype
+
+
+def check_dtype(op: str, x, allowed: str) -> None:
+    """``allowed`` is a set of kinds: f float, i integer, b bool, s string."""
+    d = x.dtype
+    kind = "s" if d.is_string else "b" if d.is_bool else "f" if d.is_floating else "i"
+    if kind not in allowed:
+        names = {"f": "float", "i": "integer", "b": "bool", "s": "string"}
+        raise InvalidArgumentError(
+            message=f"{op} does not support {d.name} tensors "
+                    f"(it takes {', '.join(names[k] for k in allowed)})")
+
+
+def broadcast(op: str, a, b) -> TensorShape:
+    try:
+        return broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise InvalidArgumentError(
+            message=f"{op}: Incompatible shapes: {a.shape.as_tuple()} vs. {b.shape.as_tuple()}"
+        ) from None
+
+
+def binary(allowed: str = "fi", result: DType | None = None):
+    """Inference for a broadcasting binary op on two same-dtype inputs."""
+    def infer(inputs, attrs, op="binary"):
+        expect_arity(op, inputs, 2)
+        dtype = same_dtype(op, inputs)
+        check_dtype(op, inputs[0], allowed)
+        return [TensorType(result or dtype, broadcast(op, inputs[0], inputs[1]))]
+    return infer
+
+
+def unary(allowed: str = "fi", result: DType | None = None):
+    def infer(inputs, attrs, op="unary"):
+        expect_arity(op, inputs, 1)
+        check_dtype(op, inputs[0], allowed)
+        return [TensorType(result or inputs[0].dtype, inputs[0].shape)]
+    return infer
+
+
+def named(op: str, rule):
+    """Binds an op name into a rule so that its messages name the op."""
+    return lambda inputs, attrs: rule(inputs, attrs, op=op)
+
+
+COMPARISON = binary("fib", bool_)

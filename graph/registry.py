@@ -1,0 +1,71 @@
+"""The op registry: per op type its type inference, numpy kernel and statefulness.
+
+The executor reaches numpy only through this table, so another array
+backend can later supply its own kernels beside these.
+
+An op's ``infer(inputs, attrs)`` receives objects with ``.dtype``, ``.shape``
+and ``.value`` (the constant value when known, else None) and returns the
+list of output ``TensorType``s, raising ``InvalidArgumentError`` (or
+ValueError/TypeError) with a readable message when the inputs do not fit.
+
+An op's kernel is called as ``kernel(*input_values, **{a: attrs[a] for a in
+kernel_attrs})`` and returns one value, or a tuple when the op has a number
+of outputs other than one. Ops whose kernel needs per-node state (random
+generators, sub-graphs) give ``build(node, compile_subgraph) -> callable``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
+
+from graph.errors import NotFoundError
+
+
+@dataclass(frozen=True, slots=True)
+class OpDef:
+    name: str
+    infer: Callable
+    kernel: Callable | None = None
+    kernel_attrs: tuple[str, ...] = ()
+    stateful: bool = False
+    build: Callable | None = None
+    function_attrs: tuple[str, ...] = ()  # attrs naming library sub-graphs
+
+    def make_kernel(self, node, compile_subgraph) -> Callable:
+        """The callable the executor runs for ``node``."""
+        if self.build is not None:
+            return self.build(node, compile_subgraph)
+        if not self.kernel_attrs:
+            return self.kernel
+        return partial(self.kernel, **{a: node.attrs[a] for a in self.kernel_attrs})
+
+    def run_eager(self, values, attrs):
+        """Runs the kernel outside any graph (eager execution)."""
+        if self.kernel is None:
+            raise NotFoundError(message=f"Op {self.name} cannot run eagerly")
+        return self.kernel(*values, **{a: attrs[a] for a in self.kernel_attrs})
+
+
+_REGISTRY: dict[str, OpDef] = {}
+
+
+def register_op(name: str, infer: Callable, kernel: Callable | None = None, *,
+                kernel_attrs=(), stateful: bool = False, build=None, function_attrs=()) -> OpDef:
+    if name in _REGISTRY:
+        raise ValueError(f"Op {name!r} is already registered")
+    opdef = OpDef(name, infer, kernel, tuple(kernel_attrs), stateful, build, tuple(function_attrs))
+    _REGISTRY[name] = opdef
+    return opdef
+
+
+def get_op(name: str) -> OpDef:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise NotFoundError(message=f"Op type not registered: {name!r}. "
+                                    "The graph uses an op this version does not know.") from None
+
+
+def registered_ops() -> list[str]:
+    return sorted(_REGISTRY)

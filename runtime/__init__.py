@@ -1,0 +1,17 @@
+"""The staging runtime: tensors, the op API, functional control flow, state.
+
+What user code calls. Each op runs eagerly on numpy, or records a node when
+a graph is being built. Never imports ``autograph``.
+"""
+import graph as _graph  # noqa: F401  (registers the op library)
+from graph.dtypes import (DType, as_dtype, bool_ as bool, float16, float32, float64,  # noqa: F401
+                          int8, int16, int32, int64, string, uint8)
+from graph.shapes import TensorShape  # noqa: F401
+from runtime import errors, nest  # noqa: F401
+from runtime.context import executing_eagerly, init_scope  # noqa: F401
+from runtime.ops import operators as _operators  # noqa: F401
+from runtime.ops.control_flow import cond, while_loop  # noqa: F401
+from runtime.ops.core import constant, convert_to_tensor  # noqa: F401
+from runtime.ops.math_ops import (add, greater, greater_equal, less, less_equal,  # noqa: F401
+                                  maximum, minimum, multiply, negative, subtract, tanh)
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor  # noqa: F401

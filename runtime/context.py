@@ -1,0 +1,59 @@
+"""Which graph is being built, if any: a per-thread stack of building contexts.
+
+``None`` on the stack means eager execution (what ``init_scope`` pushes).
+"""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+
+from graph.ir import Graph
+
+
+class _Stack(threading.local):
+    def __init__(self):
+        self.graphs: list[Graph | None] = []
+
+
+_stack = _Stack()
+
+
+def current_graph() -> Graph | None:
+    """The graph ops are recorded into, or None when executing eagerly."""
+    graphs = _stack.graphs
+    return graphs[-1] if graphs else None
+
+
+def executing_eagerly() -> bool:
+    return current_graph() is None
+
+
+@contextmanager
+def building(graph: Graph | None):
+    """Records ops into ``graph`` (or runs them eagerly for None) inside the block."""
+    _stack.graphs.append(graph)
+    try:
+        yield graph
+    finally:
+        _stack.graphs.pop()
+
+
+@contextmanager
+def init_scope():
+    """Lifts the ops in the block out of every graph being built: they run eagerly.
+
+    This is how state (Variables, their initial values) is created once,
+    outside the function being traced.
+    """
+    with building(None):
+        yield
+
+
+def is_building(graph: Graph) -> bool:
+    """True while ``graph`` or one of its sub-graphs is being built."""
+    g = current_graph()
+    while g is not None:
+        if g is graph:
+            return True
+        g = g.outer
+    return False

@@ -1,0 +1,19 @@
+"""Errors raised by the runtime, under TensorFlow's names (``tf.errors.*``)."""
+from graph.errors import (FailedPreconditionError, GraphError, GraphFormatError,  # noqa: F401
+                          InvalidArgumentError, NotFoundError, OpError, UnimplementedError)
+
+
+class OperatorNotAllowedInGraphError(TypeError, GraphError):
+    """A symbolic tensor was used where Python needs a concrete value."""
+
+
+class LeakedTensorError(TypeError, GraphError):
+    """A symbolic tensor escaped the function that created it and was used later."""
+
+
+class StagingError(GraphError):
+    """Staged control flow was given values it cannot carry (mismatched branches...)."""
+
+
+class StructureMismatchError(StagingError, TypeError):
+    """Both branches of a cond, or every iteration of a loop, must agree in structure and dtype."""

@@ -1,0 +1,87 @@
+"""Flattening and rebuilding nested structures (lists, tuples, dicts, namedtuples).
+
+Dicts flatten in sorted key order, as TensorFlow's ``tf.nest`` does, so that
+two dicts with the same keys in another order have the same structure.
+"""
+from __future__ import annotations
+
+
+def is_nested(value) -> bool:
+    return isinstance(value, (list, tuple, dict))
+
+
+def _sorted_keys(d: dict):
+    try:
+        return sorted(d)
+    except TypeError:
+        return sorted(d, key=repr)
+
+
+def flatten(structure) -> list:
+    out: list = []
+    _flatten_into(structure, out)
+    return out
+
+
+def _flatten_into(s, out: list) -> None:
+    if isinstance(s, dict):
+        for k in _sorted_keys(s):
+            _flatten_into(s[k], out)
+    elif isinstance(s, (list, tuple)):
+        for v in s:
+            _flatten_into(v, out)
+    else:
+        out.append(s)
+
+
+def pack_sequence_as(structure, flat):
+    flat = list(flat)
+    result, used = _pack(structure, flat, 0)
+    if used != len(flat):
+        raise ValueError(f"Structure had {used} leaves but {len(flat)} values were given")
+    return result
+
+
+def _pack(s, flat, i):
+    if isinstance(s, dict):
+        items = {}
+        for k in _sorted_keys(s):
+            items[k], i = _pack(s[k], flat, i)
+        return type(s)((k, items[k]) for k in s), i
+    if isinstance(s, (list, tuple)):
+        values = []
+        for v in s:
+            packed, i = _pack(v, flat, i)
+            values.append(packed)
+        if isinstance(s, tuple) and hasattr(s, "_fields"):
+            return type(s)(*values), i
+        return type(s)(values), i
+    if i >= len(flat):
+        raise ValueError("Not enough values to pack into the structure")
+    return flat[i], i + 1
+
+
+def map_structure(fn, *structures):
+    flats = [flatten(s) for s in structures]
+    for s in structures[1:]:
+        assert_same_structure(structures[0], s)
+    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)])
+
+
+def structure_signature(s, check_types: bool = True):
+    """A hashable description of the nesting (leaves replaced by '.').
+
+    With ``check_types=False`` a list and a tuple of the same length match.
+    """
+    if isinstance(s, dict):
+        return ("dict", tuple((k, structure_signature(s[k], check_types)) for k in _sorted_keys(s)))
+    if isinstance(s, (list, tuple)):
+        kind = type(s).__name__ if check_types or hasattr(s, "_fields") else "sequence"
+        return (kind, tuple(structure_signature(v, check_types) for v in s))
+    return "."
+
+
+def assert_same_structure(a, b, check_types: bool = True) -> None:
+    if structure_signature(a, check_types) != structure_signature(b, check_types):
+        raise ValueError(f"The two structures don't have the same nested structure.\n\n"
+                         f"First structure: {a!r}\n\nSecond structure: {b!r}")

@@ -1,0 +1,1 @@
+"""The op API: each function runs eagerly on numpy or records a node."""

@@ -1,0 +1,213 @@
+"""The one place where an op either runs eagerly or is recorded into a graph."""
+from __future__ import annotations
+
+import numpy as np
+
+from graph import dtypes
+from graph.dtypes import DType, as_array, as_dtype, infer_dtype
+from graph.errors import InvalidArgumentError
+from graph.ir import Graph, Output, TensorType
+from graph.registry import get_op
+from graph.shapes import TensorShape
+from runtime import context
+from runtime.errors import LeakedTensorError
+from runtime.origin import current_origin
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+_ARG_NAMES = ("x", "y", "z")
+
+
+def apply_op(op: str, inputs=(), attrs=None, name: str | None = None,
+             arg_names=_ARG_NAMES):
+    """Runs ``op`` on ``inputs`` now, or records it into the graph being built.
+
+    Non-tensor inputs must already be converted by the caller. Returns one
+    tensor, a tuple of tensors, or None for an op with no outputs.
+    """
+    attrs = {} if attrs is None else attrs
+    graph = context.current_graph()
+    if graph is None:
+        return _run_eager(op, inputs, attrs)
+    refs = [as_graph_input(graph, t) for t in inputs]
+    node = graph.add_node(op, refs, attrs, name=name, origin=current_origin())
+    n = len(node.outputs)
+    if n == 1:
+        return SymbolicTensor(node.output(0))
+    if n == 0:
+        return None
+    return tuple(SymbolicTensor(node.output(i)) for i in range(n))
+
+
+def _run_eager(op: str, inputs, attrs):
+    for t in inputs:
+        if isinstance(t, SymbolicTensor):
+            raise leaked(t)
+    opdef = get_op(op)
+    try:
+        types = opdef.infer(inputs, attrs)
+    except (ValueError, TypeError) as e:
+        if isinstance(e, InvalidArgumentError):
+            raise
+        raise InvalidArgumentError(message=f"{op}: {e}") from None
+    try:
+        result = opdef.run_eager([t._value for t in inputs], attrs)
+    except InvalidArgumentError:
+        raise
+    except (ValueError, IndexError, TypeError, FloatingPointError, ZeroDivisionError) as e:
+        raise InvalidArgumentError(message=f"{op}: {e}") from None
+    n = len(types)
+    if n == 1:
+        return EagerTensor(result, types[0].dtype)
+    if n == 0:
+        return None
+    return tuple(EagerTensor(v, t.dtype) for v, t in zip(result, types))
+
+
+def leaked(t: SymbolicTensor) -> LeakedTensorError:
+    origin = t.op.origin
+    where = f" (created at {origin})" if origin else ""
+    return LeakedTensorError(
+        f"{t} is a symbolic tensor of graph {t.graph.name!r}{where} that escaped the function "
+        "being traced and is used outside it. Symbolic tensors only live while their function "
+        "is traced: return the value from the function instead of storing it in a global, a "
+        "list or an attribute, or store it in a tf.Variable.")
+
+
+def as_graph_input(graph: Graph, t) -> Output:
+    """The graph-local output standing for tensor ``t`` (capturing it when needed)."""
+    if isinstance(t, SymbolicTensor):
+        if t._output.node.graph is graph:
+            return t._output
+        return capture(graph, t)
+    if isinstance(t, EagerTensor):
+        return graph.add_node("Const", attrs={"dtype": t.dtype, "value": np.asarray(t._value)},
+                              name="Const", origin=current_origin()).output(0)
+    raise TypeError(f"Expected a Tensor, got {type(t).__name__}: {t!r}")
+
+
+def capture(graph: Graph, t: SymbolicTensor) -> Output:
+    """Makes an outer graph's tensor usable in sub-graph ``graph`` via a placeholder."""
+    owner = t._output.node.graph
+    chain = []
+    g = graph
+    while g is not None and g is not owner:
+        chain.append(g)
+        g = g.outer
+    if g is None:
+        raise leaked(t)
+    output = t._output
+    for inner in reversed(chain):  # outermost sub-graph first
+        existing = inner.captures.get(output)
+        if existing is None:
+            existing = inner.add_node(
+                "Placeholder", attrs={"dtype": output.dtype, "shape": output.shape},
+                name=output.node.name.replace("/", "_").lower(), origin=None).output(0)
+            inner.captures[output] = existing
+        output = existing
+    return output
+
+
+def constant(value, dtype=None, shape=None, name: str = "Const") -> Tensor:
+    """``tf.constant``: a tensor holding ``value`` (int→int32, float→float32)."""
+    if isinstance(value, Tensor):
+        value = value.numpy() if isinstance(value, EagerTensor) else value
+        if isinstance(value, SymbolicTensor):
+            raise TypeError("tf.constant needs a concrete value, got a symbolic tensor; "
+                            "use tf.identity instead")
+    dt = as_dtype(dtype) if dtype is not None else infer_dtype(value)
+    _check_convertible(value, dt)
+    arr = as_array(value, dt)
+    if shape is not None:
+        shape = tuple(shape)
+        if arr.size == 1 and arr.shape != shape:
+            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        elif arr.shape != shape:
+            arr = arr.reshape(shape)
+    graph = context.current_graph()
+    if graph is None:
+        return EagerTensor(arr[()] if arr.ndim == 0 and dt is not dtypes.string else arr, dt)
+    node = graph.add_node("Const", attrs={"dtype": dt, "value": arr}, name=name,
+                          origin=current_origin())
+    return SymbolicTensor(node.output(0))
+
+
+def _check_convertible(value, dtype: DType) -> None:
+    """Refuses lossy conversions TensorFlow refuses (1.5 to int32, 'a' to float)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return
+    for leaf in _leaves(value):
+        if isinstance(leaf, Tensor):
+            continue
+        if isinstance(leaf, (str, bytes)) != dtype.is_string:
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if isinstance(leaf, float) and (dtype.is_integer or dtype.is_bool) and leaf != int(leaf):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if isinstance(leaf, int) and not isinstance(leaf, bool) and dtype.is_integer:
+            info = np.iinfo(dtype.numpy_dtype)
+            if not info.min <= leaf <= info.max:
+                raise TypeError(f"Cannot convert {leaf!r} to EagerTensor of dtype {dtype.name}: "
+                                "out of range")
+
+
+def _leaves(value):
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
+def convert_to_tensor(value, dtype=None, name: str | None = None, dtype_hint=None) -> Tensor:
+    """Turns a Python value, numpy value, Variable or Tensor into a Tensor.
+
+    ``dtype`` is a requirement (a Tensor of another dtype is an error);
+    ``dtype_hint`` only guides the conversion of Python values.
+    """
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype != as_dtype(dtype):
+            raise ValueError(f"Tensor conversion requested dtype {as_dtype(dtype).name} for "
+                             f"Tensor with dtype {value.dtype.name}: {value!r}")
+        return value
+    convert = getattr(value, "_as_tensor", None)  # Variables and other tensor-likes
+    if convert is not None:
+        result = convert()
+        return convert_to_tensor(result, dtype=dtype, name=name)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+                                                for v in _leaves(value)):
+        from runtime.ops.array_ops import stack_nested
+        return stack_nested(value, dtype=dtype)
+    if dtype is None and dtype_hint is not None:
+        try:
+            hint = as_dtype(dtype_hint)
+            _check_convertible(value, hint)
+            inferred = infer_dtype(value)
+            if not (hint.is_numeric and inferred.is_string):
+                return constant(value, dtype=hint, name=name or "Const")
+        except TypeError:
+            pass
+    return constant(value, dtype=dtype, name=name or "Const")
+
+
+def binary_operands(x, y, op_name: str):
+    """Converts the operands of a binary op; a Python number takes the tensor's dtype."""
+    if isinstance(x, Tensor) and not isinstance(y, Tensor):
+        y = convert_to_tensor(y, dtype_hint=x.dtype, name=_const_name(op_name, "y"))
+    elif isinstance(y, Tensor) and not isinstance(x, Tensor):
+        x = convert_to_tensor(x, dtype_hint=y.dtype, name=_const_name(op_name, "x"))
+    else:
+        x = convert_to_tensor(x, name=_const_name(op_name, "x"))
+        y = convert_to_tensor(y, dtype_hint=x.dtype, name=_const_name(op_name, "y"))
+    return x, y
+
+
+def _const_name(op_name: str, arg: str) -> str:
+    """``Greater/y``: how TensorFlow names a constant made for an op's argument."""
+    graph = context.current_graph()
+    if graph is None:
+        return "Const"
+    full = graph.unique_name(op_name, mark_used=False)
+    return full[len(graph.scope_prefix):] + "/" + arg
+
+
+def tensor_type(t: Tensor) -> TensorType:
+    return TensorType(t.dtype, t.shape)

@@ -1,0 +1,201 @@
+"""Tensors: eager (wraps a numpy value) or symbolic (an output of a node being built).
+
+Python operators (``+``, ``<``, ``x[1:3]``...) are installed on ``Tensor`` by
+``runtime.ops.operators`` so that this module stays free of op definitions.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from graph.dtypes import DType
+from graph.ir import Graph, Output
+from graph.shapes import TensorShape
+from runtime.errors import OperatorNotAllowedInGraphError
+
+
+class Tensor:
+    """Base of eager and symbolic tensors (``tf.Tensor``)."""
+
+    __slots__ = ("__weakref__",)
+    __array_priority__ = 100  # numpy defers ``ndarray + Tensor`` to Tensor.__radd__
+
+    @property
+    def ndim(self) -> int | None:
+        return self.shape.rank
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def ref(self):
+        return _TensorRef(self)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+
+class _TensorRef:
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def deref(self):
+        return self._tensor
+
+    def __hash__(self):
+        return id(self._tensor)
+
+    def __eq__(self, other):
+        return isinstance(other, _TensorRef) and other._tensor is self._tensor
+
+
+class EagerTensor(Tensor):
+    """A concrete value: a numpy array or scalar of exactly ``dtype``."""
+
+    __slots__ = ("_value", "_dtype")
+
+    def __init__(self, value, dtype: DType):
+        self._value = value
+        self._dtype = dtype
+
+    @property
+    def dtype(self) -> DType:
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(np.shape(self._value))
+
+    @property
+    def value(self):
+        return self._value
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def numpy(self):
+        value = self._value
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            return value[()]  # TensorFlow returns numpy scalars for 0-d tensors
+        return value
+
+    def __array__(self, dtype=None, copy=None):
+        arr = np.asarray(self._value)
+        return arr if dtype is None else arr.astype(dtype)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __index__(self) -> int:
+        if not self._dtype.is_integer:
+            raise TypeError(f"Only integer tensors can be used as an index, got {self._dtype.name}")
+        return int(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __len__(self) -> int:
+        shape = np.shape(self._value)
+        if not shape:
+            raise TypeError("Scalar tensor has no `len()`")
+        return shape[0]
+
+    def __iter__(self):
+        if not np.shape(self._value):
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        return (EagerTensor(v, self._dtype) for v in self._value)
+
+    def __str__(self) -> str:
+        return f"tf.Tensor({_numpy_text(self)}, shape={self.shape}, dtype={self._dtype.name})"
+
+    def __repr__(self) -> str:
+        return (f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, "
+                f"numpy={_numpy_text(self, is_repr=True)}>")
+
+
+def _numpy_text(tensor: EagerTensor, is_repr: bool = False) -> str:
+    value = tensor.numpy()
+    if isinstance(value, np.ndarray):
+        return repr(value) if is_repr else str(value)
+    return repr(value) if isinstance(value, bytes) else str(value)
+
+
+class SymbolicTensor(Tensor):
+    """An output of a node in a graph being built; it has no value yet."""
+
+    __slots__ = ("_output",)
+
+    def __init__(self, output: Output):
+        self._output = output
+
+    @property
+    def dtype(self) -> DType:
+        return self._output.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._output.shape
+
+    @property
+    def graph(self) -> Graph:
+        return self._output.node.graph
+
+    @property
+    def op(self):
+        return self._output.node
+
+    @property
+    def name(self) -> str:
+        return self._output.name
+
+    @property
+    def value(self):
+        """The constant value when known while building, else None."""
+        return self._output.value
+
+    def numpy(self):
+        raise NotImplementedError(
+            f"{self} is symbolic: it has no value while the function is being traced. "
+            "Return it from the tf.function to get its value, or use tf.print to see it.")
+
+    def __bool__(self):
+        raise OperatorNotAllowedInGraphError(
+            f"Using a symbolic `tf.Tensor` ({self.name}) as a Python `bool` is not allowed "
+            f"{_where(self)}. Let autograph convert the function (tf.function with "
+            "autograph=True converts `if`/`while` on tensors), or use tf.cond / tf.while_loop.")
+
+    def __index__(self):
+        raise OperatorNotAllowedInGraphError(
+            f"A symbolic `tf.Tensor` ({self.name}) cannot be used as a Python integer "
+            f"{_where(self)}. Use tensor ops (tf.gather, slicing) instead.")
+
+    def __len__(self):
+        raise TypeError(
+            f"len is not well defined for a symbolic Tensor ({self.name}) {_where(self)}. "
+            "Use tf.shape(x)[0] or x.shape[0] for the static length.")
+
+    def __iter__(self):
+        if self.shape.rank == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        first = self.shape[0] if self.shape.rank is not None else None
+        if first is None:
+            raise OperatorNotAllowedInGraphError(
+                f"Iterating over a symbolic `tf.Tensor` ({self.name}) of unknown length is not "
+                f"allowed {_where(self)}. Let autograph convert the loop (`for x in tensor` in a "
+                "tf.function), or use tf.while_loop.")
+        from runtime.ops import array_ops
+        return iter(array_ops.unstack(self, num=first))
+
+    def __repr__(self) -> str:
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
+
+    __str__ = __repr__
+
+
+def _where(tensor: SymbolicTensor) -> str:
+    origin = tensor.op.origin
+    return f"at {origin}" if origin is not None else "in this graph"
