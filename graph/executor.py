@@ -3,8 +3,14 @@
 Two interchangeable back ends share one schedule:
 
 * ``codegen`` (default) writes the schedule as one Python function that calls
-  each node's kernel directly and deletes every intermediate after its last
-  use (the torch.fx approach): no dispatch loop at run time.
+  each node's kernel directly (the torch.fx approach): no dispatch loop at run
+  time. If and While bodies are written inline as nested ``if``/``while``
+  blocks of the same function, so a loop iteration costs its kernels and a
+  few local-variable moves, nothing more. Values live in local "slots" that
+  are reused as soon as their value is dead, so every intermediate is freed
+  after its last use, exactly as hand-written ``x = np.tanh(x)`` frees the
+  old ``x``. Large elementwise intermediates are written into a dead buffer of
+  the same shape and dtype (``out=``) when no other value can see it.
 * ``interpret`` walks the schedule node by node and checks every value
   against its inferred type. It is the reference the compiled path is tested
   against.
@@ -12,11 +18,16 @@ Two interchangeable back ends share one schedule:
 The schedule is non-strict: it keeps only the nodes that the fetched outputs
 or a stateful op need, in creation order, so stateful ops keep program order
 and an unused failing op never runs.
+
+Arithmetic and comparison ufuncs are written as Python operators
+(``a + b``), which numpy dispatches to the same ufunc for arrays but runs
+about twenty times faster on the numpy scalars a staged loop counter holds.
+The one observable difference: numpy warns on integer overflow of scalars
+(the wrapped value is the same).
 """
 from __future__ import annotations
 
 import itertools
-import sys
 from typing import Callable, Sequence
 
 import numpy as np
@@ -26,6 +37,23 @@ from graph.ir import Graph, Node, Output
 from graph.registry import get_op
 
 _plan_ids = itertools.count()
+
+_IF_OPS = frozenset({"If", "StatelessIf"})
+_WHILE_OPS = frozenset({"While", "StatelessWhile"})
+# CPython refuses more than 20 statically nested loop blocks and 100 indentation
+# levels; deeper control flow falls back to calling separately compiled sub-plans.
+_MAX_INLINE_LOOPS = 12
+_MAX_INLINE_INDENT = 48
+# Below this many elements a fresh allocation is as cheap as reusing a buffer.
+_REUSE_MIN_ELEMENTS = 8192
+_LINE_MAP = "__graph_line_nodes__"  # the generated module's line -> Node table
+
+_BINARY_OPERATORS = {
+    np.add: "+", np.subtract: "-", np.multiply: "*",
+    np.less: "<", np.less_equal: "<=", np.greater: ">", np.greater_equal: ">=",
+    np.equal: "==", np.not_equal: "!=",
+}
+_UNARY_OPERATORS = {np.negative: "-"}
 
 
 def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
@@ -54,9 +82,10 @@ class Plan:
         self.source = source
         self._line_nodes = line_nodes or {}
         self._filename = filename
+        self._n_inputs = len(graph.inputs)
 
     def __call__(self, *feeds):
-        if len(feeds) != len(self.graph.inputs):
+        if len(feeds) != self._n_inputs:
             raise InvalidArgumentError(
                 message=f"Graph {self.graph.name!r} takes {len(self.graph.inputs)} inputs, "
                         f"got {len(feeds)}")
@@ -75,12 +104,20 @@ class Plan:
             raise _locate(err, node) from e
 
     def _failing_node(self, exc: BaseException):
-        """The node whose generated line raised ``exc`` (innermost plan wins)."""
+        """The node whose generated line raised ``exc`` (the innermost one wins).
+
+        Every generated module carries its own line table, so a sub-plan
+        compiled separately (deeply nested control flow) is found too.
+        """
         tb = exc.__traceback__
         found = None
         while tb is not None:
             if tb.tb_frame.f_code.co_filename == self._filename:
                 found = self._line_nodes.get(tb.tb_lineno, found)
+            else:
+                table = tb.tb_frame.f_globals.get(_LINE_MAP)
+                if table is not None:
+                    found = table.get(tb.tb_lineno, found)
             tb = tb.tb_next
         return found
 
@@ -121,86 +158,290 @@ class _SubgraphCompiler:
         return self._cache[key]
 
 
+# -- code generation ------------------------------------------------------------------
+
+def _plain_ufunc(node: Node, kernel) -> np.ufunc | None:
+    """``kernel`` when it is a one-output numpy ufunc applied to numeric values."""
+    if not isinstance(kernel, np.ufunc) or kernel.nout != 1 or len(node.outputs) != 1:
+        return None
+    for t in [i.type for i in node.inputs] + node.outputs:
+        if t.dtype.is_string or t.dtype.numpy_dtype == np.dtype(object):
+            return None
+    return kernel
+
+
+def _scalar_form(value):
+    """A 0-d numeric constant as a numpy scalar, else None.
+
+    numpy runs scalar-with-scalar arithmetic far faster on numpy scalars than
+    on 0-d arrays, but array-with-constant arithmetic faster with a 0-d array,
+    so generated code passes whichever form suits the node.
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype != np.dtype(object):
+        return value[()]
+    return None
+
+
+class _Block:
+    """Liveness facts about one scheduled graph compiled into one block of code."""
+
+    def __init__(self, graph: Graph, fetches: list[Output]):
+        self.nodes = schedule(graph, fetches)
+        self.canon: dict[Output, Output] = {}  # Identity output -> the value it passes on
+        for node in self.nodes:
+            if node.op == "Identity" and len(node.inputs) == 1:
+                self.canon[node.output(0)] = self.value(node.inputs[0])
+        self.fetched = {self.value(f) for f in fetches}
+        self.last: dict[Output, int] = {}
+        self.consumers: dict[Output, list[Node]] = {}
+        for idx, node in enumerate(self.nodes):
+            if node.op == "Identity" and node.output(0) in self.canon:
+                continue
+            for i in node.inputs:
+                v = self.value(i)
+                self.last[v] = idx
+                self.consumers.setdefault(v, []).append(node)
+            for j in range(len(node.outputs)):  # unused outputs die at once
+                self.last.setdefault(node.output(j), idx)
+
+    def value(self, output: Output) -> Output:
+        return self.canon.get(output, output)
+
+
 class _Codegen:
+    """Writes one Python function for a graph, control-flow bodies inlined."""
+
     def __init__(self, graph: Graph, fetches: list[Output]):
         self.graph = graph
         self.fetches = fetches
-        self.namespace: dict[str, object] = {}
-        self.names: dict[Output, str] = {}
+        self.line_nodes: dict[int, Node] = {}
+        self.namespace: dict[str, object] = {_LINE_MAP: self.line_nodes}
+        self.lines: list[str] = []
+        self._ids = itertools.count()
+        self._globals: dict[int, str] = {}
+        self.compile_sub = _SubgraphCompiler("codegen")
+        self._kernels: dict[int, tuple[Node, Callable | None]] = {}
+        self.scalars: dict[str, str] = {}  # name of a 0-d constant -> its scalar form
+
+    def kernel(self, node: Node) -> Callable | None:
+        """The node's kernel, built once (builds may hold per-node state such as a
+        random generator); None for ops called with their attrs as keywords."""
+        entry = self._kernels.get(id(node))
+        if entry is None:
+            opdef = get_op(node.op)
+            if opdef.build is None and opdef.kernel_attrs:
+                kernel = None
+            else:
+                kernel = opdef.make_kernel(node, self.compile_sub)
+            entry = self._kernels[id(node)] = (node, kernel)
+        return entry[1]
+
+    def ufunc(self, node: Node) -> np.ufunc | None:
+        opdef = get_op(node.op)
+        if opdef.function_attrs or node.op in ("Placeholder", "Const"):
+            return None
+        return _plain_ufunc(node, self.kernel(node))
+
+    # -- output helpers ---------------------------------------------------
+    def emit(self, indent: int, text: str, node: Node | None = None) -> None:
+        self.lines.append("    " * indent + text)
+        if node is not None:
+            self.line_nodes[len(self.lines)] = node
+
+    def new_name(self, prefix: str) -> str:
+        return f"{prefix}{next(self._ids)}"
+
+    def bind(self, prefix: str, value) -> str:
+        """A global name of the generated module holding ``value``."""
+        key = id(value)
+        if key in self._globals and self.namespace[self._globals[key]] is value:
+            return self._globals[key]
+        name = self.new_name(prefix)
+        self.namespace[name] = value
+        self._globals[key] = name
+        return name
 
     def plan(self) -> Plan:
-        graph, fetches = self.graph, self.fetches
-        nodes = schedule(graph, fetches)
-        compile_sub = _SubgraphCompiler("codegen")
-        params = []
-        for i, inp in enumerate(graph.inputs):
-            self.names[inp] = f"a{i}"
-            params.append(f"a{i}")
-        body: list[tuple[str, Node | None]] = []
-        last_use = self._last_uses(nodes)
-        for idx, node in enumerate(nodes):
+        graph = self.graph
+        params = [f"a{i}" for i in range(len(graph.inputs))]
+        self.emit(0, f"def plan({', '.join(params)}):")
+        names, _ = self.block(graph, self.fetches, params, 1, 0)
+        self.emit(1, f"return ({', '.join(names)}{',' if len(names) == 1 else ''})")
+        source = "\n".join(self.lines) + "\n"
+        filename = f"<graph {graph.name} #{next(_plan_ids)}>"
+        exec(compile(source, filename, "exec"), self.namespace)
+        return Plan(graph, self.fetches, self.namespace["plan"], source, self.line_nodes,
+                    filename)
+
+    # -- one graph as one block of statements ----------------------------------
+    def block(self, graph: Graph, fetches: list[Output], in_names: list[str], indent: int,
+              loops: int) -> tuple[list[str], set[str]]:
+        """Emits ``graph``'s schedule; returns the names holding ``fetches`` and,
+        among them, the slots this block owns (the caller moves and deletes them)."""
+        info = _Block(graph, fetches)
+        names: dict[Output, str] = dict(zip(graph.inputs, in_names))
+        owned: set[Output] = set()    # values held in this block's own slots
+        ufunc_made: set[Output] = set()  # values that are fresh ufunc results
+        free: list[str] = []
+        start = len(self.lines)
+
+        def slot() -> str:
+            return free.pop() if free else self.new_name("v")
+
+        for idx, node in enumerate(info.nodes):
             if node.op == "Placeholder":
-                if node.output(0) not in self.names:
+                if node.output(0) not in names:
                     raise InvalidArgumentError(
                         message=f"Placeholder {node.name!r} is needed but is not an input of "
                                 f"graph {graph.name!r}")
                 continue
             if node.op == "Const":
-                self._bind(f"c{idx}", node.attrs["value"], node.output(0))
+                value = node.attrs["value"]
+                names[node.output(0)] = self.bind("c", value)
+                scalar = _scalar_form(value)
+                if scalar is not None:
+                    self.scalars[names[node.output(0)]] = self.bind("s", scalar)
                 continue
-            kname = f"k{idx}"
-            self.namespace[kname] = get_op(node.op).make_kernel(node, compile_sub)
-            args = ", ".join(self.names[i] for i in node.inputs)
-            n_out = len(node.outputs)
-            if n_out == 0:
-                body.append((f"{kname}({args})", node))
-            elif n_out == 1:
-                self.names[node.output(0)] = f"t{idx}"
-                body.append((f"t{idx} = {kname}({args})", node))
-            else:
-                targets = [f"t{idx}_{j}" for j in range(n_out)]
-                for j, t in enumerate(targets):
-                    self.names[node.output(j)] = t
-                body.append((", ".join(targets) + f", = {kname}({args})", node))
-            dead = [self.names[o] for o in last_use.get(idx, ())
-                    if o in self.names and self.names[o].startswith("t")]
-            if dead:
-                body.append(("del " + ", ".join(sorted(set(dead))), None))
-        ret = ", ".join(self.names[f] for f in fetches)
-        body.append((f"return ({ret}{',' if len(fetches) == 1 else ''})", None))
-
-        plan_id = next(_plan_ids)
-        filename = f"<graph {graph.name} #{plan_id}>"
-        lines = [f"def plan({', '.join(params)}):"]
-        line_nodes = {}
-        for text, node in body:
-            lines.append("    " + text)
-            if node is not None:
-                line_nodes[len(lines)] = node
-        source = "\n".join(lines) + "\n"
-        code = compile(source, filename, "exec")
-        exec(code, self.namespace)
-        return Plan(graph, fetches, self.namespace["plan"], source, line_nodes, filename)
-
-    def _bind(self, name, value, output):
-        self.namespace[name] = value
-        self.names[output] = name
-
-    def _last_uses(self, nodes: list[Node]) -> dict[int, list[Output]]:
-        """For each schedule index, the outputs whose last consumer it is."""
-        fetched = set(self.fetches)
-        last: dict[Output, int] = {}
-        for idx, node in enumerate(nodes):
+            if node.op == "Identity" and node.output(0) in info.canon:
+                continue  # an alias of its input: no code
+            args = [names[info.value(i)] for i in node.inputs]
+            if node.outputs and all(t.shape.rank == 0 for t in node.outputs):
+                args = [self.scalars.get(a, a) for a in args]
+            dying: list[Output] = []
             for i in node.inputs:
-                last[i] = idx
-            for j in range(len(node.outputs)):  # unused outputs die at once
-                last.setdefault(node.output(j), idx)
-        out: dict[int, list[Output]] = {}
-        for o, idx in last.items():
-            if o not in fetched:
-                out.setdefault(idx, []).append(o)
-        return out
+                v = info.value(i)
+                if info.last[v] == idx and v in owned and v not in info.fetched \
+                        and v not in dying:
+                    dying.append(v)
+            released = [names[v] for v in dying]
+            outs = [node.output(j) for j in range(len(node.outputs))]
+            inline = (node.op in _IF_OPS or node.op in _WHILE_OPS) and \
+                loops < _MAX_INLINE_LOOPS and indent < _MAX_INLINE_INDENT
+            if inline and node.op in _IF_OPS:
+                targets = [slot() for _ in outs]
+                self.inline_if(node, args, targets, indent, loops)
+            elif inline:
+                targets = self.inline_while(node, args, dying, names, released, slot, indent,
+                                            loops)
+            else:
+                expr, reuse = self.call(node, args, dying, info, ufunc_made, names)
+                unused = len(outs) == 1 and info.last[outs[0]] == idx and \
+                    outs[0] not in info.fetched and reuse is None
+                if not outs or unused:
+                    self.emit(indent, expr, node)  # no result, or one nobody reads
+                    outs, targets = [], []
+                else:
+                    if reuse is not None:
+                        released.remove(reuse)
+                        targets = [reuse]
+                    else:
+                        targets = [released.pop(0) if released else slot() for _ in outs]
+                    lhs = targets[0] if len(outs) == 1 else ", ".join(targets) + ","
+                    self.emit(indent, f"{lhs} = {expr}", node)
+                if self.ufunc(node) is not None:
+                    ufunc_made.update(outs)
+            for o, t in zip(outs, targets):
+                names[o] = t
+                owned.add(o)
+            dead = released + [names[o] for o in outs
+                               if info.last[o] == idx and o not in info.fetched]
+            if dead:
+                self.emit(indent, "del " + ", ".join(dead))
+                free.extend(dead)
+        if len(self.lines) == start:
+            self.emit(indent, "pass")
+        result = [names[info.value(f)] for f in fetches]
+        return result, {names[v] for v in info.fetched if v in owned}
 
+    def call(self, node: Node, args: list[str], dying: list[Output], info: _Block,
+             ufunc_made: set[Output], names: dict[Output, str]) -> tuple[str, str | None]:
+        """The expression computing ``node`` and the dead buffer it writes into, if any."""
+        opdef = get_op(node.op)
+        ufunc = self.ufunc(node)
+        if ufunc is not None:
+            reuse = self._reusable(node, dying, info, ufunc_made)
+            if reuse is not None:
+                k = self.bind("k", ufunc)
+                return f"{k}({', '.join(args)}, out={names[reuse]})", names[reuse]
+            if ufunc in _BINARY_OPERATORS and len(args) == 2:
+                return f"{args[0]} {_BINARY_OPERATORS[ufunc]} {args[1]}", None
+            if ufunc in _UNARY_OPERATORS and len(args) == 1:
+                return f"{_UNARY_OPERATORS[ufunc]}{args[0]}", None
+        if opdef.build is None and opdef.kernel_attrs:
+            k = self.bind("k", opdef.kernel)
+            kw = [f"{a}={self.bind('g', node.attrs[a])}" for a in opdef.kernel_attrs]
+            return f"{k}({', '.join(args + kw)})", None
+        k = self.bind("k", self.kernel(node))
+        return f"{k}({', '.join(args)})", None
+
+    def _reusable(self, node: Node, dying: list[Output], info: _Block, ufunc_made: set[Output]):
+        """A dying input buffer that ``node`` may overwrite (``out=``), or None.
+
+        Only a fresh ufunc result whose every reader is a ufunc qualifies: no
+        view of it (reshape, slice, identity fetched by a caller) can exist.
+        """
+        out = node.outputs[0]
+        n = out.shape.num_elements()
+        if n is None or n < _REUSE_MIN_ELEMENTS:
+            return None
+        for v in dying:
+            if v in ufunc_made and v.type == out and \
+                    all(self.ufunc(c) is not None for c in info.consumers.get(v, ())):
+                return v
+        return None
+
+    # -- control flow written inline ---------------------------------------------
+    def inline_if(self, node: Node, args: list[str], targets: list[str], indent: int,
+                  loops: int) -> None:
+        self.emit(indent, f"if {args[0]}:", node)
+        for kind, attr in (("then", "then_branch"), ("else", "else_branch")):
+            if kind == "else":
+                self.emit(indent, "else:", node)
+            branch = node.attrs[attr]
+            names, owned = self.block(branch, list(branch.outputs), args[1:], indent + 1, loops)
+            for t, n in zip(targets, names):
+                self.emit(indent + 1, f"{t} = {n}", node)
+            if owned:
+                self.emit(indent + 1, "del " + ", ".join(sorted(owned)))
+
+    def inline_while(self, node: Node, args: list[str], dying: list[Output],
+                     names: dict[Output, str], released: list[str], slot, indent: int,
+                     loops: int) -> list[str]:
+        """Writes the loop; returns the slots holding the loop variables afterwards.
+
+        A loop variable takes over the slot of an input that dies here (no copy);
+        the others get a fresh slot initialised from their input.
+        """
+        loop_vars = []
+        for i, inp in enumerate(node.inputs):
+            name = args[i]
+            if name in released:
+                released.remove(name)
+                loop_vars.append(name)
+            else:
+                var = slot()
+                self.emit(indent, f"{var} = {name}", node)
+                loop_vars.append(var)
+        cond, body = node.attrs["cond"], node.attrs["body"]
+        self.emit(indent, "while True:", node)
+        (pred,), _ = self.block(cond, list(cond.outputs), loop_vars, indent + 1, loops + 1)
+        self.emit(indent + 1, f"if not {pred}:", node)
+        self.emit(indent + 2, "break")
+        new, owned = self.block(body, list(body.outputs), loop_vars, indent + 1, loops + 1)
+        moves = [(t, s) for t, s in zip(loop_vars, new) if t != s]
+        targets = {t for t, _ in moves}
+        if any(s in targets for _, s in moves):  # a permutation: assign all at once
+            self.emit(indent + 1, ", ".join(t for t, _ in moves) + " = " +
+                      ", ".join(s for _, s in moves) + ",", node)
+        else:
+            for t, s in moves:
+                self.emit(indent + 1, f"{t} = {s}", node)
+        if owned:
+            self.emit(indent + 1, "del " + ", ".join(sorted(owned)))
+        return loop_vars
+
+
+# -- the reference interpreter -------------------------------------------------------
 
 def _interpreter_plan(graph: Graph, fetches: list[Output]) -> Plan:
     nodes = schedule(graph, fetches)
@@ -213,6 +454,10 @@ def _interpreter_plan(graph: Graph, fetches: list[Output]) -> Plan:
         env: dict[Output, object] = dict(zip(inputs, feeds))
         for node in nodes:
             if node.op == "Placeholder":
+                if node.output(0) not in env:
+                    raise InvalidArgumentError(
+                        message=f"Placeholder {node.name!r} is needed but is not an input of "
+                                f"graph {graph.name!r}")
                 continue
             if node.op == "Const":
                 env[node.output(0)] = node.attrs["value"]
