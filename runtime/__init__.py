@@ -15,3 +15,9 @@ from runtime.ops.core import constant, convert_to_tensor  # noqa: F401
 from runtime.ops.math_ops import (add, greater, greater_equal, less, less_equal,  # noqa: F401
                                   maximum, minimum, multiply, negative, subtract, tanh)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor  # noqa: F401
+from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, identity,  # noqa: F401
+                                   ones, ones_like, range, rank, reshape, shape, size, squeeze,
+                                   stack, stack_nested, strided_slice, tile, transpose, unstack,
+                                   zeros, zeros_like)
+from runtime.tensor_spec import TensorSpec  # noqa: F401
+from runtime.variables import Variable  # noqa: F401

@@ -1,0 +1,236 @@
+"""``tf.Variable``: mutable state that outlives a trace.
+
+The value lives in ``graph.resources`` under the variable's resource id.
+Eagerly, reads and assignments touch that store at once. While a graph is
+being built, every read records a new stateful ``ReadVariableOp`` and every
+assignment a stateful ``Assign*VariableOp``; the executor runs stateful ops
+in creation order, so reads see the assignments that precede them in the
+program. Graphs refer to the variable only by its id (an attr), so nothing
+needs to be captured and a saved graph still names its state.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from graph import dtypes, resources
+from graph.dtypes import as_dtype
+from graph.shapes import TensorShape, as_shape
+from runtime import context
+from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.origin import current_origin
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, _numpy_text
+
+
+class Variable:
+    """A mutable tensor-like value (``tf.Variable``)."""
+
+    __array_priority__ = 100  # numpy defers ``ndarray + Variable`` to our operators
+
+    def __init__(self, initial_value=None, trainable: bool = True, name: str | None = None,
+                 dtype=None, shape=None):
+        if initial_value is None:
+            raise ValueError("tf.Variable needs an initial_value")
+        with context.init_scope():  # state is created once, outside any graph being built
+            if callable(initial_value):
+                initial_value = initial_value()
+            if isinstance(initial_value, SymbolicTensor):
+                raise ValueError(
+                    f"tf.Variable at {current_origin()} got the symbolic tensor "
+                    f"{initial_value.name} as its initial value: a variable's initial value must "
+                    "be computable outside the function being traced. Pass a Python or numpy "
+                    "value, or create the variable outside the tf.function.")
+            if isinstance(initial_value, Variable):
+                initial_value = initial_value._as_tensor()
+            value = convert_to_tensor(initial_value,
+                                      dtype=None if dtype is None else as_dtype(dtype))
+        self._dtype = value.dtype
+        self._shape = value.shape if shape is None else as_shape(shape)
+        if not self._shape.is_compatible_with(value.shape):
+            raise ValueError(f"tf.Variable: the initial value has shape {value.shape}, which "
+                             f"does not fit shape={self._shape}")
+        self._trainable = bool(trainable)
+        self._name = f"{name or 'Variable'}:0"
+        self._resource = resources.new_resource(np.array(value.numpy(), dtype=self._dtype
+                                                         .numpy_dtype))
+
+    # -- identity ----------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @property
+    def ndim(self):
+        return self._shape.rank
+
+    def get_shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def _unique_id(self) -> int:
+        """The resource id: a stable key for trace caches, unique per variable."""
+        return self._resource
+
+    @property
+    def resource_id(self) -> int:
+        return self._resource
+
+    def ref(self):
+        return _VariableRef(self)
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+
+    # -- reading -----------------------------------------------------------
+    def _as_tensor(self) -> Tensor:
+        """The current value: an EagerTensor, or a new ReadVariableOp node in a graph."""
+        graph = context.current_graph()
+        if graph is None:
+            value = resources.read(self._resource)
+            return EagerTensor(np.array(value, copy=True), self._dtype)
+        return apply_op("ReadVariableOp", [], attrs=self._attrs(), name="ReadVariableOp")
+
+    def value(self) -> Tensor:
+        return self._as_tensor()
+
+    def read_value(self) -> Tensor:
+        return self._as_tensor()
+
+    def numpy(self):
+        if not context.executing_eagerly():
+            raise NotImplementedError(
+                f"numpy() is only available when eager execution is enabled: {self._name} is "
+                "read inside a function being traced. Use the variable as a tensor (or "
+                "tf.print it) instead.")
+        return self._as_tensor().numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        arr = np.asarray(self.numpy())
+        return arr if dtype is None else arr.astype(dtype)
+
+    def __getitem__(self, key):
+        return self._as_tensor()[key]
+
+    def __bool__(self) -> bool:
+        return bool(self._as_tensor())
+
+    def __index__(self) -> int:
+        return self._as_tensor().__index__()
+
+    def __int__(self) -> int:
+        return int(self._as_tensor())
+
+    def __float__(self) -> float:
+        return float(self._as_tensor())
+
+    def __len__(self) -> int:
+        return len(self._as_tensor())
+
+    def __iter__(self):
+        return iter(self._as_tensor())
+
+    # -- writing -----------------------------------------------------------
+    def _attrs(self) -> dict:
+        return {"resource": self._resource, "dtype": self._dtype, "shape": self._shape}
+
+    def _converted(self, value, what: str) -> Tensor:
+        if isinstance(value, Variable):
+            value = value._as_tensor()
+        if isinstance(value, Tensor):
+            t = value
+        else:
+            try:
+                t = convert_to_tensor(value, dtype=self._dtype)
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"Cannot {what} {value!r} to {self._name} of dtype "
+                                f"{self._dtype.name} at {current_origin()}: {e}") from None
+        if t.dtype != self._dtype:
+            raise TypeError(
+                f"Cannot {what} a tensor of dtype {t.dtype.name} to {self._name} of dtype "
+                f"{self._dtype.name} at {current_origin()}; convert it with "
+                f"tf.cast(value, tf.{self._dtype.name}).")
+        if not self._shape.is_compatible_with(t.shape):
+            raise ValueError(
+                f"Cannot {what} a value of shape {t.shape} to {self._name} of shape "
+                f"{self._shape} at {current_origin()}: the shapes are incompatible. Create the "
+                "variable with shape=tf.TensorShape(None) to allow any shape.")
+        return t
+
+    def _write(self, op: str, value, what: str):
+        t = self._converted(value, what)
+        if context.current_graph() is None:
+            apply_op(op, [t], attrs=self._attrs())
+            return self
+        apply_op(op, [t], attrs=self._attrs(), name=op)
+        return self._as_tensor()
+
+    def assign(self, value, use_locking=None, name=None, read_value: bool = True):
+        """Sets the value; eagerly returns the variable, in a graph the new value."""
+        return self._write("AssignVariableOp", value, "assign")
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value: bool = True):
+        return self._write("AssignAddVariableOp", delta, "assign_add")
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value: bool = True):
+        return self._write("AssignSubVariableOp", delta, "assign_sub")
+
+    # -- printing ----------------------------------------------------------
+    def __repr__(self) -> str:
+        head = f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}"
+        if context.executing_eagerly():
+            return f"{head}, numpy={_numpy_text(self._as_tensor(), is_repr=True)}>"
+        return head + ">"
+
+    __str__ = __repr__
+
+
+class _VariableRef:
+    __slots__ = ("_variable",)
+
+    def __init__(self, variable):
+        self._variable = variable
+
+    def deref(self):
+        return self._variable
+
+    def __hash__(self):
+        return hash(self._variable._resource)
+
+    def __eq__(self, other):
+        return isinstance(other, _VariableRef) and other._variable is self._variable
+
+
+def _install_operators() -> None:
+    """Python operators on Variable read the variable and apply the tensor operator."""
+    from runtime.ops import operators
+    install = getattr(operators, "install_operators", None)
+    if install is not None:
+        install(Variable)
+        return
+    # Until runtime.ops.operators offers install_operators: reuse Tensor's operators,
+    # which convert a Variable operand through ``_as_tensor``.
+    for attr, fn in vars(Tensor).items():
+        if attr.startswith("__") and attr not in _OWN and callable(fn):
+            setattr(Variable, attr, lambda self, *args, _fn=fn: _fn(self._as_tensor(), *args))
+
+
+_OWN = {"__init__", "__getitem__", "__hash__", "__array__", "__bool__", "__index__", "__int__",
+        "__float__", "__len__", "__iter__", "__repr__", "__str__", "__module__", "__doc__",
+        "__slots__", "__weakref__", "__dict__", "__class__", "__array_priority__",
+        "__init_subclass__", "__subclasshook__", "__getattribute__", "__setattr__",
+        "__delattr__", "__new__", "__reduce__", "__reduce_ex__", "__sizeof__", "__dir__",
+        "__format__", "__eq__", "__ne__"}
+
+
+_install_operators()
