@@ -166,6 +166,8 @@ def _is_set(name: str, value) -> bool:
         return False
     if name in ("device", "tensor_content", "unknown_rank"):
         return bool(value)  # proto3 default values are not printed
+    if name == "library":
+        return bool(value.function)  # TensorFlow leaves an empty library out
     return True
 
 

@@ -275,9 +275,11 @@ def test_big_constants_print_their_bytes():
     assert "dim {\n    size: 20\n  }" in text
 
 
-def test_unknown_rank_shape():
+def test_unknown_rank_shape_and_no_empty_library():
     g = build(lambda x: x, ("x", rt.float32, None))
-    assert "unknown_rank: true" in str(as_graph_def(g))
+    text = str(as_graph_def(g))
+    assert "unknown_rank: true" in text
+    assert "library" not in text and as_graph_def(g).library.function == []
 
 
 def test_c_escape():
