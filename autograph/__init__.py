@@ -4,3 +4,4 @@
 """
 from graph import __version__  # noqa: F401
 from runtime import *  # noqa: F401,F403
+from autograph.function import function  # noqa: F401

@@ -21,3 +21,7 @@ from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, ident
                                    zeros, zeros_like)
 from runtime.tensor_spec import TensorSpec  # noqa: F401
 from runtime.variables import Variable  # noqa: F401
+from runtime import config  # noqa: F401
+from runtime.function import ConcreteFunction, Function  # noqa: F401
+from runtime.module import Module  # noqa: F401
+from runtime.py_function import py_function  # noqa: F401

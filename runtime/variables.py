@@ -21,6 +21,10 @@ from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, _numpy_text
 
 
+# Called with each new Variable before it creates state (runtime.function installs one).
+_CREATION_HOOKS: list = []
+
+
 class Variable:
     """A mutable tensor-like value (``tf.Variable``)."""
 
@@ -28,6 +32,8 @@ class Variable:
 
     def __init__(self, initial_value=None, trainable: bool = True, name: str | None = None,
                  dtype=None, shape=None):
+        for hook in _CREATION_HOOKS:  # a tf.function being traced counts (or refuses) it
+            hook(self)
         if initial_value is None:
             raise ValueError("tf.Variable needs an initial_value")
         with context.init_scope():  # state is created once, outside any graph being built

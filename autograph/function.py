@@ -1,0 +1,49 @@
+"""``tf.function``: the public decorator, wiring autograph's converter into runtime.Function.
+
+Usable as ``@tf.function``, ``@tf.function(...)`` and ``tf.function(f, ...)``.
+The runtime never imports autograph, so the converter travels to it as a
+callable; it is looked up lazily, and a Function is built without one when
+``autograph=False`` or while the converter is not available.
+"""
+from __future__ import annotations
+
+from runtime.function import Function
+
+
+def _converter():
+    """autograph.impl.api.convert, or None when it cannot be imported (yet)."""
+    try:
+        from autograph.impl.api import convert
+    except ImportError:
+        return None
+    return convert
+
+
+def function(func=None, input_signature=None, autograph: bool = True, jit_compile=None,
+             reduce_retracing: bool = False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_relax_shapes=None,
+             experimental_compile=None, experimental_follow_type_hints=None, name=None):
+    """Turns ``func`` into a Function that traces it into graphs (``tf.function``).
+
+    ``jit_compile``/``experimental_compile`` are accepted and ignored: there is
+    no XLA here, every graph runs on the numpy executor.
+    ``experimental_relax_shapes`` is the old name of ``reduce_retracing``.
+    """
+    if input_signature is not None and not isinstance(input_signature, (list, tuple)):
+        raise TypeError(f"input_signature must be either a tuple or a list of tf.TensorSpec "
+                        f"objects, got {type(input_signature).__name__}")
+    if experimental_relax_shapes is not None:
+        reduce_retracing = reduce_retracing or bool(experimental_relax_shapes)
+    if jit_compile is None:
+        jit_compile = experimental_compile
+
+    def decorate(fn):
+        if isinstance(fn, Function):  # tf.function(tf.function(f)): keep the options given last
+            fn = fn.python_function
+        return Function(fn, name=name, input_signature=input_signature,
+                        converter=_converter() if autograph else None,
+                        reduce_retracing=reduce_retracing, jit_compile=jit_compile)
+
+    if func is None:
+        return decorate
+    return decorate(func)

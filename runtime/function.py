@@ -1,0 +1,787 @@
+"""``Function`` and ``ConcreteFunction``: trace a Python function once per input type, then run graphs.
+
+``Function.__call__`` computes the trace key of its arguments (see
+``runtime.trace_type``) and looks it up: a hit runs the ``ConcreteFunction``'s
+compiled plan directly, a miss traces the (converted) Python function into a
+new Graph — placeholders named after the arguments, outputs behind
+``Identity`` nodes — compiles it and caches it.
+
+State follows TensorFlow's rules: eager tensors the function closes over
+become constants at trace time, Variables are read live (their ops name the
+variable by resource id), Variables may be created on the first trace only,
+and a Function called while another graph is being built is inlined into it.
+"""
+from __future__ import annotations
+
+import collections
+import functools
+import itertools
+import threading
+import types
+import warnings
+import weakref
+from dataclasses import dataclass
+
+from graph.dtypes import as_dtype
+from graph.errors import InvalidArgumentError
+from graph.executor import compile_graph
+from graph.ir import Graph
+from graph.shapes import TensorShape
+from runtime import context, nest
+from runtime.config import FLAGS
+from runtime.errors import StagingError
+from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.origin import current_origin
+from runtime.signature import (FunctionSpec, apply_input_signature, check_input_signature,
+                               dtype_mismatch, pretty_signature, signature_summary)
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.tensor_spec import TensorSpec
+from runtime import trace_type as tt
+
+_inference_ids = itertools.count(1)
+
+VARIABLE_CREATION_ERROR = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
+    "tf.Variable is only created once or created outside tf.function. See "
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+
+# TensorFlow warns when this many of the last calls traced (per Python function).
+FREQUENT_TRACING_THRESHOLD = 5
+FREQUENT_TRACING_WINDOW = 10
+FREQUENT_TRACING_MAX_WARNINGS = 2
+
+
+class RetracingWarning(UserWarning):
+    """A Function traced again and again: the arguments change in a way that defeats the cache."""
+
+
+class FunctionRecursionError(StagingError, RecursionError):
+    """A Function called itself while being traced, in a way that would never end."""
+
+
+# -- what is being traced right now (per thread) ---------------------------------------------
+
+class _Active(threading.local):
+    def __init__(self):
+        self.traces: list[tuple[int, object]] = []   # (id of Function, key) being traced
+        self.guards: list["_VariableGuard"] = []
+
+
+_active = _Active()
+
+
+class _VariableGuard:
+    """Consulted by ``Variable.__init__`` while a Function traces: counts or forbids creation."""
+
+    def __init__(self, allow: bool, function_name: str):
+        self.allow = allow
+        self.function_name = function_name
+        self.created = 0
+
+    def __call__(self, variable=None) -> None:
+        if not self.allow:
+            origin = current_origin()
+            where = f"\n  (variable created at {origin} in {self.function_name})" if origin else ""
+            raise ValueError(VARIABLE_CREATION_ERROR + where)
+        self.created += 1
+
+
+def on_variable_created(variable=None) -> None:
+    """Hook for ``Variable.__init__``: lets the Function being traced see (or refuse) it."""
+    if _active.guards:
+        _active.guards[-1](variable)
+
+
+def _install_variable_hook() -> None:
+    try:
+        from runtime import variables
+    except ImportError:
+        return
+    hooks = getattr(variables, "_CREATION_HOOKS", None)
+    if hooks is not None and on_variable_created not in hooks:
+        hooks.append(on_variable_created)
+
+
+# -- the frequent-retracing warning -------------------------------------------------------
+
+class _TracingDetector:
+    """Counts calls and traces of one Python function, across its Function objects."""
+
+    __slots__ = ("calls", "trace_calls", "warnings")
+
+    def __init__(self):
+        self.calls = 0
+        self.trace_calls: collections.deque = collections.deque()
+        self.warnings = 0
+
+    def traced(self, function_name: str, reason: str) -> None:
+        trace_calls = self.trace_calls
+        trace_calls.append(self.calls)
+        while trace_calls and self.calls - trace_calls[0] >= FREQUENT_TRACING_WINDOW:
+            trace_calls.popleft()
+        if len(trace_calls) < FREQUENT_TRACING_THRESHOLD:
+            return
+        if self.warnings >= FREQUENT_TRACING_MAX_WARNINGS:
+            return
+        self.warnings += 1
+        window = self.calls - trace_calls[0] + 1
+        warnings.warn(
+            f"{len(trace_calls)} out of the last {window} calls to {function_name} triggered "
+            "tf.function retracing. Tracing is expensive and the excessive number of tracings "
+            "could be due to (1) creating @tf.function repeatedly in a loop, (2) passing tensors "
+            "with different shapes, (3) passing Python objects instead of tensors. For (1), "
+            "please define your @tf.function outside of the loop. For (2), @tf.function has "
+            "reduce_retracing=True option that can avoid unnecessary retracing. For (3), please "
+            "refer to https://www.tensorflow.org/guide/function#controlling_retracing and "
+            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.\n"
+            f"The latest retrace happened because {reason}.",
+            RetracingWarning, stacklevel=5)
+
+
+_detectors: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _detector_for(python_function) -> _TracingDetector:
+    root = getattr(python_function, "__func__", python_function)
+    try:
+        detector = _detectors.get(root)
+        if detector is None:
+            detector = _detectors[root] = _TracingDetector()
+        return detector
+    except TypeError:  # not weakly referenceable: one detector per Function
+        return _TracingDetector()
+
+
+@dataclass(frozen=True, slots=True)
+class TraceRecord:
+    """One entry of ``Function.trace_log``: which call traced, for what input, and why."""
+
+    call: int
+    signature: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"call {self.call}: traced {self.signature} because {self.reason}"
+
+
+# -- Function ------------------------------------------------------------------------------
+
+class Function:
+    """A Python function that runs as graphs: one trace per distinct input type."""
+
+    def __init__(self, python_function, name: str | None = None, input_signature=None,
+                 converter=None, reduce_retracing: bool = False, jit_compile=None):
+        if not callable(python_function):
+            raise TypeError(f"tf.function needs a callable, got {python_function!r}")
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", type(python_function).__name__)
+        self._converter = converter
+        self._converted = None
+        self._input_signature = check_input_signature(input_signature)
+        self._reduce_retracing = bool(reduce_retracing)
+        self._jit_compile = jit_compile  # accepted for compatibility; there is no XLA here
+        self._spec_cache: FunctionSpec | None = None
+        self._cache: dict = {}        # key -> ConcreteFunction (traced keys and memoized hits)
+        self._traces: list = []       # (key, ConcreteFunction) in trace order
+        self._signature_concrete: ConcreteFunction | None = None
+        self._traced_before = False
+        self._bound: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+        self._detector = _detector_for(python_function)
+        self._calls = 0
+        self.trace_log: list[TraceRecord] = []
+        functools.update_wrapper(self, python_function, updated=())
+
+    # -- public attributes -----------------------------------------------------------------
+    @property
+    def python_function(self):
+        """The original Python function (what ``tf.autograph.to_code`` reads)."""
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    @property
+    def function_spec(self) -> FunctionSpec:
+        return self._spec
+
+    @property
+    def _spec(self) -> FunctionSpec:
+        spec = self._spec_cache
+        if spec is None:
+            spec = self._spec_cache = FunctionSpec(self._python_function, self._input_signature)
+        return spec
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many graphs this Function has traced."""
+        return len(self._traces) + (self._signature_concrete is not None)
+
+    def __repr__(self) -> str:
+        return f"<tf.function {self._name} at {id(self):#x}>"
+
+    # -- methods: one Function (and cache) per instance --------------------------------------
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:
+            bound = None
+        if bound is None:
+            method = types.MethodType(self._python_function, instance)
+            bound = Function(method, name=self._name, input_signature=self._input_signature,
+                             converter=self._converter, reduce_retracing=self._reduce_retracing,
+                             jit_compile=self._jit_compile)
+            bound._unbound = self
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    # -- calling ------------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if FLAGS.run_eagerly:
+            return self._python_function(*args, **kwargs)
+        if context.current_graph() is not None:
+            return self._call_inline(args, kwargs)
+        self._calls += 1
+        self._detector.calls += 1
+        if self._input_signature is not None:
+            return self._call_with_signature(args, kwargs)
+        spec = self._spec
+        extra = None
+        if kwargs or len(args) != spec.n_positional:
+            args, extra = spec.bind(args, kwargs, self._name)
+        feeds: list = []
+        key = tuple([tt.make_key(a, feeds) for a in args])
+        if extra:
+            key += (tt.make_key(extra, feeds),)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._find_or_trace(key, args, extra or {}, "call")
+        return concrete._run(feeds)
+
+    def _call_with_signature(self, args, kwargs):
+        tensors = apply_input_signature(self._spec, args, kwargs, self._name, _convert_to)
+        concrete = self._signature_concrete
+        if concrete is None:
+            concrete = self._concrete_for_signature()
+        feeds = [_feed_value(t) for t in nest.flatten(list(tensors))]
+        return concrete._run(feeds)
+
+    def _call_inline(self, args, kwargs):
+        """Called while another graph is built: run the Python function into that graph."""
+        if self._input_signature is not None:
+            args = apply_input_signature(self._spec, args, kwargs, self._name, _convert_to)
+            extra = {}
+        else:
+            args, extra = self._spec.bind(args, kwargs, self._name)
+        feeds: list = []
+        key = tuple([tt.make_key(a, feeds) for a in args]) + (tt.make_key(extra, feeds),)
+        with self._tracing(key, args):
+            return self._callable()(*args, **extra)
+
+    # -- finding or making a trace ------------------------------------------------------------
+    def _find_or_trace(self, key, args, extra, why: str) -> "ConcreteFunction":
+        best_key, best = None, None
+        for k, c in self._traces:
+            if tt.is_subtype(key, k) and (best is None or tt.is_subtype(k, best_key)):
+                best_key, best = k, c
+        if best is not None:
+            if len(self._cache) > 4096:
+                self._cache = {k: c for k, c in self._traces}
+            self._cache[key] = best
+            return best
+        self._forget_dead_traces()
+        trace_key = key
+        if self._reduce_retracing:
+            for k, _ in reversed(self._traces):
+                sup = tt.common_supertype(key, k)
+                if sup is not None:
+                    trace_key = sup
+                    break
+        reason = self._explain(key, why)
+        concrete = self._trace(trace_key, args, extra, reason)
+        self._traces.append((trace_key, concrete))
+        self._cache[trace_key] = concrete
+        self._cache[key] = concrete
+        return concrete
+
+    def _forget_dead_traces(self) -> None:
+        """Drops traces keyed by objects that were deleted (their key can never match again)."""
+        if any(not tt.is_alive(k) for k, _ in self._traces):
+            self._traces = [(k, c) for k, c in self._traces if tt.is_alive(k)]
+            self._cache = {k: c for k, c in self._cache.items() if tt.is_alive(k)}
+
+    def _explain(self, key, why: str) -> str:
+        if why != "call":
+            return why
+        if not self._traces:
+            return "it was the first call"
+        old = self._traces[-1][0]
+        n = len(self._spec.positional)
+        names = self._spec.arg_names(max(len(key), len(old)))
+        if len(old) != len(key):
+            return f"it was called with {len(key)} arguments instead of {len(old)}"
+        changes = []
+        for i, (o, k) in enumerate(zip(old, key)):
+            name = names[i] if i < n or self._spec.varargs else "keyword arguments"
+            changes += tt.explain_change(name, o, k)
+        return "; ".join(changes) if changes else "the arguments changed"
+
+    def _callable(self):
+        """The function to trace: converted by autograph when a converter was given."""
+        fn = self._converted
+        if fn is None:
+            fn = self._python_function
+            if self._converter is not None:
+                target = getattr(fn, "__func__", fn)
+                converted = self._converter(target)
+                if isinstance(fn, types.MethodType) and converted is not target:
+                    converted = types.MethodType(converted, fn.__self__)
+                elif converted is target:
+                    converted = fn
+                fn = converted
+            self._converted = fn
+        return fn
+
+    class _TracingScope:
+        def __init__(self, function, key, args):
+            self.function, self.token, self.args = function, (id(function), key), args
+
+        def __enter__(self):
+            if self.token in _active.traces:
+                raise self.function._recursion_error(self.args)
+            _active.traces.append(self.token)
+
+        def __exit__(self, *exc):
+            _active.traces.pop()
+
+    def _tracing(self, key, args):
+        return Function._TracingScope(self, key, args)
+
+    def _recursion_error(self, args) -> FunctionRecursionError:
+        names = self._spec.arg_names(len(args))
+        described = ", ".join(f"{n}: {_describe_value(a)}" for n, a in zip(names, args))
+        return FunctionRecursionError(
+            f"{self._name} calls itself while it is being traced, with arguments of the same "
+            f"types ({described}), at {current_origin()}. Tracing would never end: a staged "
+            "condition traces both of its branches, so the recursive branch is traced again and "
+            "again. Recursive tf.functions are not supported; rewrite the recursion as a loop "
+            "(a `while` over tensors, or tf.while_loop).")
+
+    def _trace(self, key, args, extra, reason: str) -> "ConcreteFunction":
+        first = not self._traced_before
+        outermost = not _active.traces
+        try:
+            with self._tracing(key, args):
+                concrete = self._trace_once(key, args, extra, allow_variables=first)
+                if concrete._variables_created:
+                    # As TensorFlow does: trace again to check that later traces create none.
+                    concrete = self._trace_once(key, args, extra, allow_variables=False)
+        except RecursionError as e:
+            if isinstance(e, FunctionRecursionError) or not outermost:
+                raise
+            raise FunctionRecursionError(
+                f"{self._name} recursed too deeply while being traced ({e}). Recursive "
+                "tf.functions are not supported; rewrite the recursion as a loop.") from e
+        self._traced_before = True
+        self.trace_log.append(TraceRecord(self._calls, concrete._summary(), reason))
+        if reason != "get_concrete_function":
+            self._detector.traced(repr(self._python_function), reason)
+        return concrete
+
+    def _trace_once(self, key, args, extra, allow_variables: bool) -> "ConcreteFunction":
+        spec = self._spec
+        n_args = len(args)
+        arg_names = spec.arg_names(n_args)
+        graph = Graph(self._name)
+        guard = _VariableGuard(allow_variables, self._name)
+        _install_variable_hook()
+        builder = _ArgumentBuilder(graph)
+        _active.guards.append(guard)
+        try:
+            with context.building(graph):
+                call_args = [builder.build(a, k, n) for a, k, n in zip(args, key, arg_names)]
+                call_kwargs = {}
+                if extra:
+                    extra_key = dict(key[n_args][1])
+                    call_kwargs = {n: builder.build(v, extra_key[n], n) for n, v in extra.items()}
+                graph.inputs = [p._output for p in builder.placeholders]
+                result = self._callable()(*call_args, **call_kwargs)
+                structure, outputs = _close_outputs(result, self._name)
+                graph.outputs = [t._output for t in outputs]
+        finally:
+            _active.guards.pop()
+        plan = compile_graph(graph)
+        arg_specs = tuple(builder.signature_of(a, k, n) for a, k, n in zip(args, key, arg_names))
+        kwarg_specs = {}
+        if extra:
+            extra_key = dict(key[n_args][1])
+            kwarg_specs = {n: builder.signature_of(v, extra_key[n], n) for n, v in extra.items()}
+        return ConcreteFunction(
+            graph=graph, plan=plan, name=self._name, spec=spec, key=key, arg_names=arg_names,
+            arg_specs=arg_specs, kwarg_specs=kwarg_specs, structured_outputs=structure,
+            flat_inputs=builder.flat_inputs, variables_created=guard.created, function=self)
+
+    # -- input signatures and concrete functions ---------------------------------------------
+    def _concrete_for_signature(self) -> "ConcreteFunction":
+        signature = self._input_signature
+        spec = self._spec
+        n_sig = len(signature)
+        defaults = tuple(spec.defaults[n] for n in spec.positional[n_sig:] if n in spec.defaults)
+        args = tuple(signature) + defaults
+        feeds: list = []
+        key = tuple(tt.make_key(a, feeds) for a in args)
+        concrete = self._trace(key, args, {}, "input_signature")
+        self._signature_concrete = concrete
+        return concrete
+
+    def get_concrete_function(self, *args, **kwargs) -> "ConcreteFunction":
+        """The trace for these arguments (tensors, TensorSpecs or Python values), tracing if needed."""
+        if self._input_signature is not None:
+            if args or kwargs:
+                apply_input_signature(self._spec, tuple(_spec_as_value(a) for a in args),
+                                      {k: _spec_as_value(v) for k, v in kwargs.items()},
+                                      self._name, _convert_to)
+            return self._signature_concrete or self._concrete_for_signature()
+        args, extra = self._spec.bind(args, kwargs, self._name)
+        feeds: list = []
+        key = tuple([tt.make_key(a, feeds) for a in args])
+        if extra:
+            key += (tt.make_key(extra, feeds),)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._find_or_trace(key, args, extra, "get_concrete_function")
+        return concrete
+
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
+        """Every trace's signature, as the guides print them."""
+        concretes = [c for _, c in self._traces]
+        if self._signature_concrete is not None:
+            concretes.insert(0, self._signature_concrete)
+        return "\n\n".join(c.pretty_printed_signature(verbose) for c in concretes)
+
+    def _list_all_concrete_functions(self) -> list:
+        return ([self._signature_concrete] if self._signature_concrete else []) + \
+            [c for _, c in self._traces]
+
+
+def _describe_value(value) -> str:
+    if isinstance(value, Tensor):
+        return f"{value.dtype.name} Tensor, shape={value.shape}"
+    return repr(value)
+
+
+def _convert_to(value, dtype):
+    return convert_to_tensor(value, dtype=dtype)
+
+
+def _spec_as_value(value):
+    """A TensorSpec given to get_concrete_function stands for a tensor of that type."""
+    return value
+
+
+def _feed_value(t):
+    if isinstance(t, EagerTensor):
+        return t._value
+    if isinstance(t, SymbolicTensor):
+        from runtime.ops.core import leaked
+        raise leaked(t)
+    return t
+
+
+# -- building the graph's arguments and results --------------------------------------------------
+
+class _ArgumentBuilder:
+    """Replaces the tensor leaves of the arguments by placeholders named after them."""
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.placeholders: list[SymbolicTensor] = []
+        self.flat_inputs: list[tuple] = []  # ("tensor", name, dtype, shape) | ("variable", name, ref)
+
+    def build(self, value, key, name: str):
+        tag = key[0]
+        if tag == tt.TENSOR:
+            dtype, shape = as_dtype(key[1]), TensorShape(key[2])
+            pname = self.graph.unique_name(name, mark_used=False)
+            node = self.graph.add_node(
+                "Placeholder", attrs={"dtype": dtype, "shape": shape, "_user_specified_name": name},
+                name=name)
+            t = SymbolicTensor(node.output(0))
+            self.placeholders.append(t)
+            self.flat_inputs.append(("tensor", pname, dtype, shape))
+            return t
+        if tag == tt.VARIABLE:
+            self.flat_inputs.append(("variable", name, weakref.ref(value)))
+            return value
+        if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE) and isinstance(value, (list, tuple)):
+            parts = key[1] if tag != tt.NAMEDTUPLE else key[2]
+            built = [self.build(v, k, name) for v, k in zip(value, parts)]
+            if tag == tt.NAMEDTUPLE:
+                return type(value)(*built)
+            return type(value)(built) if type(value) in (list, tuple) else built
+        if tag == tt.DICT and isinstance(value, dict):
+            parts = dict(key[1])
+            return type(value)((k, self.build(value[k], parts[k], str(k))) for k in value) \
+                if type(value) is dict else {k: self.build(value[k], parts[k], str(k))
+                                             for k in value}
+        return value
+
+    def signature_of(self, value, key, name: str):
+        """The structured input signature of one argument: TensorSpecs for tensor leaves."""
+        tag = key[0]
+        if tag == tt.TENSOR:
+            return TensorSpec(TensorShape(key[2]), as_dtype(key[1]), name)
+        if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE) and isinstance(value, (list, tuple)):
+            parts = key[1] if tag != tt.NAMEDTUPLE else key[2]
+            built = [self.signature_of(v, k, name) for v, k in zip(value, parts)]
+            return type(value)(*built) if tag == tt.NAMEDTUPLE else (
+                tuple(built) if isinstance(value, tuple) else built)
+        if tag == tt.DICT and isinstance(value, dict):
+            parts = dict(key[1])
+            return {k: self.signature_of(value[k], parts[k], str(k)) for k in value}
+        return value
+
+
+def _close_outputs(result, function_name: str):
+    """Puts every returned tensor behind an Identity node; returns (structure, outputs)."""
+    leaves = nest.flatten(result)
+    outputs, symbolic = [], []
+    for leaf in leaves:
+        if leaf is None:
+            symbolic.append(None)
+            continue
+        try:
+            t = convert_to_tensor(leaf)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"To be compatible with tf.function, Python functions must return zero or more "
+                f"Tensors or None values; in compilation of {function_name}, found return value "
+                f"of type {type(leaf).__name__}, which is not a Tensor: {leaf!r}.") from None
+        out = apply_op("Identity", [t], name="Identity")
+        outputs.append(out)
+        symbolic.append(out)
+    structure = nest.pack_sequence_as(result, symbolic) if nest.is_nested(result) else symbolic[0] \
+        if symbolic else result
+    return structure, outputs
+
+
+# -- ConcreteFunction ----------------------------------------------------------------------------
+
+class ConcreteFunction:
+    """One trace: a Graph with a fixed input signature, and its compiled plan."""
+
+    def __init__(self, graph: Graph, plan, name: str, spec: FunctionSpec, key, arg_names,
+                 arg_specs, kwarg_specs, structured_outputs, flat_inputs, variables_created=0,
+                 function=None):
+        self.graph = graph
+        self._plan = plan
+        self._name = name
+        self._inference_name = f"__inference_{name}_{next(_inference_ids)}"
+        self._spec = spec
+        self._key = key
+        self._arg_names = list(arg_names)
+        self._arg_specs = arg_specs
+        self._kwarg_specs = kwarg_specs
+        self.structured_outputs = structured_outputs
+        self._flat_inputs = flat_inputs
+        self._variables_created = variables_created
+        self._function = function
+        self._run = self._make_runner()
+
+    # -- running ------------------------------------------------------------------------------
+    def _make_runner(self):
+        """The cache-hit path: run the plan and wrap its values, nothing else."""
+        plan = self._plan
+        structure = self.structured_outputs
+        dtypes = [o.dtype for o in self.graph.outputs]
+        if isinstance(structure, SymbolicTensor):
+            dtype = dtypes[0]
+            return lambda feeds: EagerTensor(plan(*feeds)[0], dtype)
+        if structure is None:
+            def run_none(feeds):
+                plan(*feeds)
+                return None
+            return run_none
+        template = nest.flatten(structure)
+        pack = nest.pack_sequence_as
+
+        def run(feeds):
+            values = iter(plan(*feeds))
+            it = iter(dtypes)
+            flat = [None if leaf is None else EagerTensor(next(values), next(it))
+                    for leaf in template]
+            return pack(structure, flat)
+        return run
+
+    def __call__(self, *args, **kwargs):
+        if context.current_graph() is not None:
+            raise NotImplementedError(
+                f"Calling ConcreteFunction {self._name} while another function is being traced "
+                "is not supported; call the tf.function itself (it inlines into the graph).")
+        try:
+            feeds = self._flat_feeds(args, kwargs)
+        except TypeError:
+            feeds = self._structured_feeds(args, kwargs)
+        return self._run(feeds)
+
+    def _flat_feeds(self, args, kwargs) -> list:
+        params = self._flat_inputs
+        names = [p[1] for p in params]
+        if len(args) > len(params):
+            raise TypeError(f"{self._flat_summary()} takes {len(params)} positional arguments, "
+                            f"got {len(args)}.")
+        unexpected = sorted(k for k in kwargs if k not in names[len(args):])
+        if unexpected:
+            raise TypeError(f"{self._flat_summary()} got unexpected keyword arguments: "
+                            f"{', '.join(unexpected)}.")
+        values = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
+        if len(values) != len(params):
+            missing = [n for n in names[len(values):]]
+            raise TypeError(f"{self._flat_summary()} missing required arguments: "
+                            f"{', '.join(missing)}.")
+        feeds = []
+        index = 0
+        for value, param in zip(values, params):
+            if param[0] == "variable":
+                if value is not param[2]():
+                    raise TypeError(f"{self._flat_summary()} was traced with another Variable "
+                                    f"for {param[1]}; call the tf.function to trace for this one.")
+                continue
+            feeds.append(self._check_tensor(value, param, index))
+            index += 1
+        return feeds
+
+    def _check_tensor(self, value, param, index: int):
+        _, name, dtype, shape = param
+        if not isinstance(value, Tensor):
+            if tt.is_variable(value):
+                value = value._as_tensor()
+            else:
+                try:
+                    value = convert_to_tensor(value, dtype_hint=dtype)
+                except (TypeError, ValueError) as e:
+                    raise TypeError(f"{self._flat_summary()}: cannot convert {value!r} for "
+                                    f"argument {name} to a {dtype.name} tensor: {e}") from None
+        if value.dtype != dtype:
+            raise dtype_mismatch(self._inference_name, index, dtype, value.dtype)
+        if not shape.is_compatible_with(value.shape):
+            raise InvalidArgumentError(
+                message=f"cannot compute {self._inference_name} as input #{index}(zero-based) "
+                        f"was expected to have shape {shape} but has shape {value.shape} "
+                        f"[Op:{self._inference_name}]")
+        return _feed_value(value)
+
+    def _structured_feeds(self, args, kwargs) -> list:
+        spec = self._spec
+        n = len(self._arg_specs)
+        bound = list(args[:n])
+        kwargs = dict(kwargs)
+        for name in self._arg_names[len(bound):n]:
+            if name in kwargs:
+                bound.append(kwargs.pop(name))
+            else:
+                bound.append(_TRACED)
+        if len(args) > n:
+            raise TypeError(f"{self._summary()} takes {n} positional arguments, got {len(args)}.")
+        extra = {k: kwargs.pop(k) if k in kwargs else _TRACED for k in self._kwarg_specs}
+        if kwargs:
+            raise TypeError(f"{self._summary()} got unexpected keyword arguments: "
+                            f"{', '.join(sorted(kwargs))}.")
+        feeds: list = []
+        for i, (value, name) in enumerate(zip(bound, self._arg_names)):
+            self._match(value, self._key[i], name, feeds)
+        if self._kwarg_specs:
+            extra_key = dict(self._key[len(self._arg_specs)][1])
+            for k, v in extra.items():
+                self._match(v, extra_key[k], k, feeds)
+        del spec
+        return feeds
+
+    def _match(self, value, key, path: str, feeds: list) -> None:
+        """Checks one argument against its traced key; appends its tensors to ``feeds``."""
+        tag = key[0]
+        if value is _TRACED:
+            if tag in (tt.LITERAL, tt.OBJECT, tt.CUSTOM, tt.VARIABLE):
+                return
+            raise TypeError(f"{self._summary()} missing required argument: {path}.")
+        if tag == tt.TENSOR:
+            param = ("tensor", path, as_dtype(key[1]), TensorShape(key[2]))
+            feeds.append(self._check_tensor(value, param, len(feeds)))
+            return
+        new = tt.make_key(value, [])
+        if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE, tt.DICT) and new[0] == tag:
+            if tag == tt.DICT:
+                if sorted(value, key=repr) != sorted(dict(key[1]), key=repr):
+                    raise self._mismatch(path, key, new)
+                parts = dict(key[1])
+                for k in tt._sorted_keys(value):
+                    self._match(value[k], parts[k], f"{path}[{k!r}]", feeds)
+                return
+            parts = key[1] if tag != tt.NAMEDTUPLE else key[2]
+            if len(parts) != len(value):
+                raise self._mismatch(path, key, new)
+            for j, (v, k) in enumerate(zip(value, parts)):
+                self._match(v, k, f"{path}[{j}]", feeds)
+            return
+        if not tt.is_subtype(new, key):
+            raise self._mismatch(path, key, new)
+
+    def _mismatch(self, path: str, old, new) -> TypeError:
+        def what(k):
+            if k[0] == tt.LITERAL:
+                return f"{k[1].__name__} value {k[2]!r}"
+            return tt.describe(k)
+        return TypeError(f"ConcreteFunction {self._summary()} was constructed with {what(old)} in "
+                         f"{path}, but was called with {what(new)}.")
+
+    # -- looking at it ------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._inference_name
+
+    @property
+    def structured_input_signature(self):
+        return (self._arg_specs, dict(self._kwarg_specs))
+
+    @property
+    def inputs(self) -> list:
+        return [SymbolicTensor(o) for o in self.graph.inputs]
+
+    @property
+    def outputs(self) -> list:
+        return [SymbolicTensor(o) for o in self.graph.outputs]
+
+    @property
+    def function_spec(self) -> FunctionSpec:
+        return self._spec
+
+    def _summary(self, default_values: bool = False) -> str:
+        return signature_summary(self._name, self._arg_names, self._arg_specs,
+                                 self._kwarg_specs, default_values)
+
+    def _flat_summary(self) -> str:
+        return f"{self._name}({', '.join(p[1] for p in self._flat_inputs)})"
+
+    def pretty_printed_signature(self, verbose: bool = True) -> str:
+        if not verbose:
+            return self._summary(default_values=True)
+        return pretty_signature(self._name, self._arg_names, self._arg_specs, self._kwarg_specs,
+                                self.structured_outputs)
+
+    def __str__(self) -> str:
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def __repr__(self) -> str:
+        return f"<ConcreteFunction {self._summary(default_values=True)} at {id(self):#X}>"
+
+
+class _Traced:
+    def __repr__(self) -> str:
+        return "<traced value>"
+
+
+_TRACED = _Traced()

@@ -1,0 +1,77 @@
+"""``tf.py_function``: Python code that runs every time the graph runs.
+
+Eagerly the function is simply called. While tracing, one stateful
+``EagerPyFunc`` node is recorded; its kernel calls the function with eager
+tensors and converts what it returns to ``Tout``. The node holds the Python
+callable, so a graph using it cannot be saved (see graph/ops/py_func.py).
+"""
+from __future__ import annotations
+
+from graph import dtypes
+from graph.dtypes import as_array, as_dtype
+from graph.errors import InvalidArgumentError
+from runtime import context
+from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.tensor import EagerTensor, Tensor
+
+
+def _as_value(result, dtype):
+    """A numpy value of exactly ``dtype`` (how kernels must return values)."""
+    if isinstance(result, EagerTensor):
+        if result.dtype != dtype:
+            raise InvalidArgumentError(
+                message=f"py_function: the function returned a {result.dtype.name} tensor where "
+                        f"Tout says {dtype.name}; cast it (tf.cast) or fix Tout.")
+        result = result.numpy()
+    elif hasattr(result, "_as_tensor"):
+        return _as_value(result._as_tensor(), dtype)
+    try:
+        arr = as_array(result, dtype)
+    except (TypeError, ValueError) as e:
+        raise InvalidArgumentError(
+            message=f"py_function: cannot convert the returned value {result!r} to "
+                    f"{dtype.name}: {e}") from None
+    return arr[()] if arr.ndim == 0 and dtype is not dtypes.string else arr
+
+
+def _wrap(func, in_dtypes, out_dtypes):
+    def call(*values):
+        with context.init_scope():  # the function runs eagerly, whatever is being built
+            results = func(*[EagerTensor(v, d) for v, d in zip(values, in_dtypes)])
+        if len(out_dtypes) == 1 and not isinstance(results, (list, tuple)):
+            results = [results]
+        results = [] if results is None and not out_dtypes else list(results)
+        if len(results) != len(out_dtypes):
+            raise InvalidArgumentError(
+                message=f"py_function: the function returned {len(results)} values, but Tout "
+                        f"lists {len(out_dtypes)}")
+        return [_as_value(r, d) for r, d in zip(results, out_dtypes)]
+    call.__name__ = getattr(func, "__name__", "py_function")
+    return call
+
+
+def py_function(func, inp, Tout, name: str | None = None):
+    """Wraps ``func`` so that it runs in Python each time the graph runs.
+
+    ``Tout`` is one dtype (the result is one tensor) or a list of dtypes (a
+    list of tensors); outputs have unknown shape, as in TensorFlow.
+    """
+    if not callable(func):
+        raise TypeError(f"py_function: func must be callable, got {func!r}")
+    if Tout is None:
+        out_dtypes, single = [], False
+    else:
+        single = not isinstance(Tout, (list, tuple))
+        out_dtypes = [as_dtype(Tout)] if single else [as_dtype(t) for t in Tout]
+    inputs = [convert_to_tensor(x) if not isinstance(x, Tensor) else x for x in (inp or [])]
+    wrapped = _wrap(func, [t.dtype for t in inputs], out_dtypes)
+    result = apply_op("EagerPyFunc", inputs, attrs={"func": wrapped, "Tout": out_dtypes},
+                      name=name or "EagerPyFunc")
+    if single:
+        return result
+    if result is None:
+        return []
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+eager_py_func = py_function

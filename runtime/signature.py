@@ -1,0 +1,234 @@
+"""Binding call arguments to a Python signature, input signatures, signature printing.
+
+``FunctionSpec`` canonicalizes a call (keywords to positions, defaults filled
+in) so that ``f(1, b=2)`` and ``f(1, 2)`` share a trace; it has a fast path
+for the common all-positional call. Input signatures (sequences of
+``TensorSpec``) are checked and applied here, and concrete functions are
+printed here, in the exact format of TensorFlow's guides.
+"""
+from __future__ import annotations
+
+import inspect
+import pprint
+
+from graph.errors import InvalidArgumentError
+from runtime import nest
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.tensor_spec import TensorSpec
+
+
+class InputSignatureError(ValueError, TypeError):
+    """Arguments do not fit a Function's ``input_signature``.
+
+    Both a ValueError (what the guides catch) and a TypeError (what
+    TensorFlow 2.21 raises), so that code written for either works.
+    """
+
+
+class FunctionSpec:
+    """The parameters of a Python function, for binding calls quickly."""
+
+    def __init__(self, python_function, input_signature=None):
+        try:
+            sig = inspect.signature(python_function)
+        except (TypeError, ValueError):  # builtins: treat as *args
+            sig = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL)])
+        self.positional: list[str] = []
+        self.defaults: dict[str, object] = {}
+        self.kwonly: list[str] = []
+        self.varargs: str | None = None
+        self.varkw: str | None = None
+        for p in sig.parameters.values():
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                self.positional.append(p.name)
+            elif p.kind == p.VAR_POSITIONAL:
+                self.varargs = p.name
+            elif p.kind == p.KEYWORD_ONLY:
+                self.kwonly.append(p.name)
+            else:
+                self.varkw = p.name
+            if p.default is not p.empty:
+                self.defaults[p.name] = p.default
+        self.n_positional = len(self.positional)
+        self._index = {n: i for i, n in enumerate(self.positional)}
+        self.input_signature = None if input_signature is None else tuple(input_signature)
+        if self.input_signature is not None and self.varkw is not None:
+            raise TypeError("A function with **kwargs cannot have an input_signature: every "
+                            "input must be described by a TensorSpec.")
+
+    def bind(self, args: tuple, kwargs: dict, name: str = "function"):
+        """Canonical (positional args, keyword-only/extra kwargs) of a call."""
+        n = self.n_positional
+        if not kwargs and len(args) == n:
+            return args, {}
+        if len(args) > n and self.varargs is None:
+            raise TypeError(f"{name}() takes {n} positional arguments but {len(args)} were given")
+        out = list(args[:n])
+        kwargs = dict(kwargs)
+        for i in range(len(out), n):
+            pname = self.positional[i]
+            if pname in kwargs:
+                out.append(kwargs.pop(pname))
+            elif pname in self.defaults:
+                out.append(self.defaults[pname])
+            else:
+                raise TypeError(f"{name}() missing required argument: '{pname}'")
+        for pname in self.positional[:len(args)]:
+            if pname in kwargs:
+                raise TypeError(f"{name}() got multiple values for argument '{pname}'")
+        extra = {}
+        for pname in self.kwonly:
+            if pname in kwargs:
+                extra[pname] = kwargs.pop(pname)
+            elif pname in self.defaults:
+                extra[pname] = self.defaults[pname]
+            else:
+                raise TypeError(f"{name}() missing required keyword-only argument: '{pname}'")
+        if kwargs:
+            if self.varkw is None:
+                raise TypeError(f"{name}() got an unexpected keyword argument "
+                                f"'{next(iter(kwargs))}'")
+            extra.update(kwargs)
+        return tuple(out) + tuple(args[n:]), extra
+
+    def arg_names(self, n_args: int) -> list[str]:
+        """Names of ``n_args`` canonical positional arguments (varargs: args_0, args_1...)."""
+        names = list(self.positional[:n_args])
+        for i in range(n_args - len(names)):
+            names.append(f"{self.varargs or 'args'}_{i}")
+        return names
+
+
+# -- input signatures ------------------------------------------------------------------
+
+def check_input_signature(input_signature):
+    """Validates ``input_signature``: None or a (nested) sequence of TensorSpec."""
+    if input_signature is None:
+        return None
+    if not isinstance(input_signature, (list, tuple)):
+        raise TypeError(f"input_signature must be either a tuple or a list of tf.TensorSpec "
+                        f"objects, got {type(input_signature).__name__}: {input_signature!r}")
+    for spec in nest.flatten(list(input_signature)):
+        if not isinstance(spec, TensorSpec):
+            raise TypeError(f"input_signature must be a possibly nested sequence of "
+                            f"tf.TensorSpec objects, got {spec!r}")
+    return tuple(input_signature)
+
+
+def _signature_error(inputs, input_signature) -> InputSignatureError:
+    ins = ",\n    ".join(str(i) for i in inputs)
+    sig = ",\n    ".join(repr(s) for s in input_signature)
+    return InputSignatureError(f"Python inputs incompatible with input_signature:\n"
+                               f"  inputs: (\n    {ins})\n  input_signature: (\n    {sig}).")
+
+
+def apply_input_signature(spec: FunctionSpec, args: tuple, kwargs: dict, name: str,
+                          convert) -> tuple:
+    """Checks a call against the input signature; returns the canonical tensor args.
+
+    ``convert(value, dtype)`` turns a non-tensor value into a tensor.
+    """
+    signature = spec.input_signature
+    given = list(args) + list(kwargs.values())
+    try:
+        bound, extra = spec.bind(args, kwargs, name)
+    except TypeError:
+        raise _signature_error(given, signature) from None
+    if extra or len(bound) > len(signature):
+        explicit = len(args) + len(kwargs)
+        if extra or explicit > len(signature):
+            raise _signature_error(given, signature)
+    out = []
+    for value, sig in zip(bound, signature):
+        try:
+            nest.assert_same_structure(sig, value, check_types=False)
+        except ValueError:
+            raise _signature_error(given, signature) from None
+        leaves = []
+        for leaf, leaf_spec in zip(nest.flatten(value), nest.flatten(sig)):
+            if not isinstance(leaf, Tensor):
+                try:
+                    leaf = convert(leaf, leaf_spec.dtype)
+                except (TypeError, ValueError):
+                    raise _signature_error(given, signature) from None
+            if not leaf_spec.is_compatible_with(leaf):
+                raise _signature_error(given, signature)
+            leaves.append(leaf)
+        out.append(nest.pack_sequence_as(value, leaves) if nest.is_nested(value) else leaves[0])
+    if len(out) < len(signature):
+        raise _signature_error(given, signature)
+    return tuple(out)
+
+
+# -- printing ----------------------------------------------------------------------------
+
+class _Marker:
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def contains_spec(value) -> bool:
+    return any(isinstance(v, TensorSpec) for v in nest.flatten(value))
+
+
+def pretty_print_spec(spec) -> str:
+    """One argument or result as TensorFlow prints it: ``int32 Tensor, shape=()``."""
+    if isinstance(spec, TensorSpec):
+        return f"{spec.dtype.name} Tensor, shape={spec.shape}"
+    if nest.is_nested(spec):
+        pieces = nest.flatten(spec)
+        markers = [_Marker(f"<{i + 1}>") for i in range(len(pieces))]
+        result = pprint.pformat(nest.pack_sequence_as(spec, markers), width=10000)
+        for marker, piece in zip(markers, pieces):
+            result += f"\n      {marker.text}: {pretty_print_spec(piece)}"
+        return result
+    return repr(spec)
+
+
+def output_spec(value):
+    """TensorSpec of a (symbolic) output tensor; other values stay as they are."""
+    if isinstance(value, (SymbolicTensor, EagerTensor)):
+        return TensorSpec(value.shape, value.dtype)
+    return value
+
+
+def signature_summary(name: str, arg_names, arg_specs, kwarg_specs,
+                      default_values: bool = False) -> str:
+    """``pow(a, b=2)``: Python values show their traced value when default_values."""
+    names = list(arg_names[:len(arg_specs)])
+    if default_values:
+        for i, spec in enumerate(arg_specs):
+            if not contains_spec(spec):
+                names[i] += f"={spec!r}"
+    if kwarg_specs:
+        names.append("*")
+        for key, spec in kwarg_specs.items():
+            names.append(key + (f"={spec!r}" if default_values and not contains_spec(spec)
+                                else ""))
+    return f"{name}({', '.join(names)})"
+
+
+def pretty_signature(name: str, arg_names, arg_specs, kwarg_specs, structured_outputs) -> str:
+    lines = [signature_summary(name, arg_names, arg_specs, kwarg_specs, default_values=True)]
+    details = [f"    {n}: {pretty_print_spec(s)}" for n, s in zip(arg_names, arg_specs)
+               if contains_spec(s)]
+    details += [f"    {k}: {pretty_print_spec(kwarg_specs[k])}" for k in sorted(kwarg_specs)
+                if contains_spec(kwarg_specs[k])]
+    if details:
+        lines.append("  Args:")
+        lines.extend(details)
+    lines.append("  Returns:")
+    outputs = structured_outputs
+    lines.append("    " + pretty_print_spec(nest.map_structure(output_spec, outputs)
+                                            if nest.is_nested(outputs) else output_spec(outputs)))
+    return "\n".join(lines)
+
+
+def dtype_mismatch(function_name: str, index: int, expected, got) -> InvalidArgumentError:
+    """TensorFlow's message for a concrete function fed a tensor of the wrong dtype."""
+    return InvalidArgumentError(
+        message=f"cannot compute {function_name} as input #{index}(zero-based) was expected to "
+                f"be a {expected.name} tensor but is a {got.name} tensor [Op:{function_name}]")

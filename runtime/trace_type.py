@@ -1,0 +1,345 @@
+"""Trace keys: what about a call's arguments decides which trace serves it.
+
+A key is a plain hashable tuple built in one pass over the arguments, so the
+cache-hit path of a Function is a dict lookup. Each leaf of the arguments
+becomes one small tuple whose first item is a tag:
+
+* tensor (eager, numpy array, TensorSpec): ``(TENSOR, dtype name, dims)``,
+  dims a tuple with None for unknown dimensions, or None for unknown rank;
+* Variable: ``(VARIABLE, WeakKey(variable))`` — its identity;
+* Python primitive: ``(LITERAL, type, value)`` — its value;
+* list / tuple / namedtuple / dict: the keys of their leaves (dict keys sorted);
+* an object with ``__tf_tracing_type__``: ``(CUSTOM, what it returns)``;
+* anything else: ``(OBJECT, WeakKey(obj))`` — equality and hash of the object,
+  held weakly so that a dead object's trace is never matched by a new one.
+
+``is_subtype`` and ``common_supertype`` give the partial order TensorFlow's
+TraceTypes have: a fixed dimension is a subtype of an unknown one, which is
+what input signatures and ``reduce_retracing`` use.
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from graph.dtypes import as_array, as_dtype, infer_dtype
+from graph.shapes import TensorShape
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.tensor_spec import TensorSpec
+
+TENSOR = "tensor"
+VARIABLE = "variable"
+LITERAL = "literal"
+LIST = "list"
+TUPLE = "tuple"
+NAMEDTUPLE = "namedtuple"
+DICT = "dict"
+CUSTOM = "custom"
+OBJECT = "object"
+
+_LITERALS = (type(None), bool, int, float, str, bytes, complex, type(Ellipsis))
+
+
+class TraceType:
+    """Base for user trace types (``tf.types.experimental.TraceType``).
+
+    An object's ``__tf_tracing_type__(context)`` returns one of these; two
+    calls share a trace when their types are equal (``__eq__``/``__hash__``),
+    or when one is a subtype of a traced one.
+    """
+
+    def is_subtype_of(self, other: "TraceType") -> bool:
+        return self == other
+
+    def most_specific_common_supertype(self, others) -> "TraceType | None":
+        return self if all(self == o for o in others) else None
+
+    def placeholder_value(self, placeholder_context=None):
+        """The value the traced function receives for this argument (default: none given)."""
+        raise NotImplementedError
+
+
+class TracingContext:
+    """Passed to ``__tf_tracing_type__``; carries nothing yet (TensorFlow's has an alias map)."""
+
+
+_CONTEXT = TracingContext()
+
+
+class WeakKey:
+    """Hashable stand-in for an object, holding it weakly.
+
+    Equal to another WeakKey only while both objects are alive and are the
+    same object, or compare equal. Objects that cannot be weakly referenced
+    are held strongly (so their id is never reused while the key lives).
+    """
+
+    __slots__ = ("_ref", "_hash", "__weakref__")
+
+    def __init__(self, obj):
+        try:
+            self._hash = hash(obj)
+            by_identity = False
+        except TypeError:
+            self._hash = id(obj)
+            by_identity = True
+        try:
+            ref = weakref.ref(obj)
+        except TypeError:
+            ref = (lambda o: (lambda: o))(obj)
+        self._ref = (ref, by_identity)
+
+    def get(self):
+        return self._ref[0]()
+
+    @property
+    def alive(self) -> bool:
+        return self._ref[0]() is not None
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, WeakKey) or self._hash != other._hash:
+            return False
+        a, b = self._ref[0](), other._ref[0]()
+        if a is None or b is None:
+            return False
+        if a is b:
+            return True
+        if self._ref[1] or other._ref[1]:
+            return False
+        try:
+            return bool(a == b)
+        except Exception:  # an __eq__ that returns arrays or raises: fall back to identity
+            return False
+
+    def __repr__(self) -> str:
+        obj = self.get()
+        return f"WeakKey({'<dead>' if obj is None else describe_object(obj)})"
+
+
+def _variable_class():
+    try:
+        from runtime.variables import Variable
+    except ImportError:  # variables not available yet: nothing is a Variable
+        return ()
+    return Variable
+
+
+_VARIABLE_CLASS = None
+
+
+def is_variable(value) -> bool:
+    global _VARIABLE_CLASS
+    if _VARIABLE_CLASS is None or _VARIABLE_CLASS == ():
+        _VARIABLE_CLASS = _variable_class()
+    return bool(_VARIABLE_CLASS) and isinstance(value, _VARIABLE_CLASS)
+
+
+def make_key(value, feeds: list):
+    """The trace key of ``value``; appends the values of its tensor leaves to ``feeds``."""
+    t = type(value)
+    if t is EagerTensor:
+        v = value._value
+        feeds.append(v)
+        return (TENSOR, value._dtype.name, getattr(v, "shape", ()))
+    if t in _LITERALS:
+        return (LITERAL, t, value)
+    if t is list:
+        return (LIST, tuple([make_key(v, feeds) for v in value]))
+    if t is tuple:
+        return (TUPLE, tuple([make_key(v, feeds) for v in value]))
+    if t is dict:
+        return (DICT, tuple([(k, make_key(value[k], feeds)) for k in _sorted_keys(value)]))
+    return _make_key_slow(value, feeds)
+
+
+def _make_key_slow(value, feeds: list):
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        dtype = infer_dtype(value)
+        feeds.append(as_array(value, dtype))
+        return (TENSOR, dtype.name, np.shape(value))
+    if isinstance(value, SymbolicTensor):
+        feeds.append(value)
+        return (TENSOR, value.dtype.name, value.shape.as_tuple())
+    if isinstance(value, TensorSpec):
+        feeds.append(value)
+        return (TENSOR, value.dtype.name, value.shape.as_tuple())
+    if isinstance(value, Tensor):  # another Tensor kind: key by dtype and shape
+        feeds.append(value)
+        return (TENSOR, value.dtype.name, value.shape.as_tuple())
+    if is_variable(value):
+        return (VARIABLE, WeakKey(value))
+    tracing_type = getattr(value, "__tf_tracing_type__", None)
+    if tracing_type is not None:
+        return (CUSTOM, tracing_type(_CONTEXT))
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return (NAMEDTUPLE, type(value), tuple([make_key(v, feeds) for v in value]))
+    if isinstance(value, dict):
+        return (DICT, tuple([(k, make_key(value[k], feeds)) for k in _sorted_keys(value)]))
+    if isinstance(value, (list, tuple)):
+        tag = LIST if isinstance(value, list) else TUPLE
+        return (tag, tuple([make_key(v, feeds) for v in value]))
+    if isinstance(value, _LITERALS):  # subclasses of int, str... (enums, flags)
+        return (OBJECT, WeakKey(value))
+    return (OBJECT, WeakKey(value))
+
+
+def _sorted_keys(d: dict):
+    try:
+        return sorted(d)
+    except TypeError:
+        return sorted(d, key=repr)
+
+
+# -- the partial order --------------------------------------------------------------
+
+def is_subtype(a, b) -> bool:
+    """True when a call with key ``a`` can run the trace made for key ``b``."""
+    if a == b:
+        return True
+    tag = a[0]
+    if tag != b[0]:
+        return False
+    if tag == TENSOR:
+        return a[1] == b[1] and TensorShape(a[2]).is_subtype_of(TensorShape(b[2]))
+    if tag in (LIST, TUPLE):
+        return len(a[1]) == len(b[1]) and all(is_subtype(x, y) for x, y in zip(a[1], b[1]))
+    if tag == NAMEDTUPLE:
+        return (a[1] is b[1] and len(a[2]) == len(b[2])
+                and all(is_subtype(x, y) for x, y in zip(a[2], b[2])))
+    if tag == DICT:
+        return ([k for k, _ in a[1]] == [k for k, _ in b[1]]
+                and all(is_subtype(x, y) for (_, x), (_, y) in zip(a[1], b[1])))
+    if tag == CUSTOM:
+        try:
+            return bool(a[1].is_subtype_of(b[1]))
+        except Exception:
+            return False
+    return False
+
+
+def common_supertype(a, b):
+    """The most specific key that both ``a`` and ``b`` are subtypes of, or None."""
+    if a == b:
+        return a
+    tag = a[0]
+    if tag != b[0]:
+        return None
+    if tag == TENSOR:
+        if a[1] != b[1]:
+            return None
+        return (TENSOR, a[1], TensorShape(a[2]).most_specific_compatible_shape(
+            TensorShape(b[2])).as_tuple())
+    if tag in (LIST, TUPLE):
+        if len(a[1]) != len(b[1]):
+            return None
+        parts = [common_supertype(x, y) for x, y in zip(a[1], b[1])]
+        return None if None in parts else (tag, tuple(parts))
+    if tag == NAMEDTUPLE:
+        if a[1] is not b[1] or len(a[2]) != len(b[2]):
+            return None
+        parts = [common_supertype(x, y) for x, y in zip(a[2], b[2])]
+        return None if None in parts else (tag, a[1], tuple(parts))
+    if tag == DICT:
+        if [k for k, _ in a[1]] != [k for k, _ in b[1]]:
+            return None
+        parts = [(k, common_supertype(x, y)) for (k, x), (_, y) in zip(a[1], b[1])]
+        return None if any(p is None for _, p in parts) else (tag, tuple(parts))
+    if tag == CUSTOM:
+        try:
+            sup = a[1].most_specific_common_supertype([b[1]])
+        except Exception:
+            return None
+        return None if sup is None else (CUSTOM, sup)
+    return None
+
+
+def is_alive(key) -> bool:
+    """False when the key names an object (or Variable) that no longer exists."""
+    tag = key[0]
+    if tag in (OBJECT, VARIABLE):
+        return key[1].alive
+    if tag in (LIST, TUPLE):
+        return all(is_alive(k) for k in key[1])
+    if tag == NAMEDTUPLE:
+        return all(is_alive(k) for k in key[2])
+    if tag == DICT:
+        return all(is_alive(k) for _, k in key[1])
+    return True
+
+
+# -- explaining keys to people ---------------------------------------------------------
+
+def describe_object(obj) -> str:
+    return f"{type(obj).__name__} object at {id(obj):#x}"
+
+
+def describe(key) -> str:
+    """A short description of one argument's key (for retracing messages)."""
+    tag = key[0]
+    if tag == TENSOR:
+        return f"{key[1]} Tensor, shape={TensorShape(key[2])}"
+    if tag == LITERAL:
+        return f"Python {key[1].__name__} {key[2]!r}"
+    if tag == VARIABLE:
+        var = key[1].get()
+        return "a deleted Variable" if var is None else f"Variable {getattr(var, 'name', '')!s}"
+    if tag in (LIST, TUPLE):
+        return f"{tag} of {len(key[1])}"
+    if tag == NAMEDTUPLE:
+        return f"{key[1].__name__} of {len(key[2])}"
+    if tag == DICT:
+        return f"dict with keys {[k for k, _ in key[1]]}"
+    if tag == CUSTOM:
+        return f"{key[1]!r}"
+    obj = key[1].get()
+    return "a deleted object" if obj is None else describe_object(obj)
+
+
+def explain_change(name: str, old, new) -> list[str]:
+    """Why key ``new`` of argument ``name`` missed the trace made for ``old``."""
+    if old == new:
+        return []
+    tag = new[0]
+    if tag != old[0]:
+        hint = "; pass a tensor to reuse the trace" if old[0] == LITERAL or new[0] == LITERAL else ""
+        return [f"{name}: {describe(old)} → {describe(new)}{hint}"]
+    if tag == TENSOR:
+        if old[1] != new[1]:
+            return [f"{name}: dtype {old[1]} → {new[1]}"]
+        return [f"{name}: shape {TensorShape(old[2])} → {TensorShape(new[2])}; use "
+                "reduce_retracing=True or an input_signature with None dimensions to reuse "
+                "the trace"]
+    if tag == LITERAL:
+        return [f"{name}: {describe(old)} → {new[2]!r}; pass a tensor to reuse the trace"]
+    if tag in (LIST, TUPLE, NAMEDTUPLE):
+        o, n = (old[1], new[1]) if tag != NAMEDTUPLE else (old[2], new[2])
+        if len(o) != len(n) or (tag == NAMEDTUPLE and old[1] is not new[1]):
+            return [f"{name}: {describe(old)} → {describe(new)}"]
+        out = []
+        for i, (x, y) in enumerate(zip(o, n)):
+            out += explain_change(f"{name}[{i}]", x, y)
+        return out
+    if tag == DICT:
+        if [k for k, _ in old[1]] != [k for k, _ in new[1]]:
+            return [f"{name}: {describe(old)} → {describe(new)}"]
+        out = []
+        for (k, x), (_, y) in zip(old[1], new[1]):
+            out += explain_change(f"{name}[{k!r}]", x, y)
+        return out
+    if tag == VARIABLE:
+        return [f"{name}: another Variable ({describe(new)}); each Variable gets its own trace"]
+    if tag == OBJECT:
+        return [f"{name}: another object ({describe(new)}); each distinct object gets its own "
+                "trace — give its class __tf_tracing_type__ to share traces"]
+    return [f"{name}: {describe(old)} → {describe(new)}"]
+
+
+def spec_of(key, name: str | None = None):
+    """TensorSpec for a TENSOR key (None for other kinds)."""
+    if key[0] != TENSOR:
+        return None
+    return TensorSpec(TensorShape(key[2]), as_dtype(key[1]), name)
