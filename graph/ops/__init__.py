@@ -1,4 +1,6 @@
 """The op library: importing this package registers every op."""
 from graph.ops import core, math, control_flow  # noqa: F401
-from graph.ops import array, state  # noqa: F401
+from graph.ops import reduction, random, strings, logging  # noqa: F401
+from graph.ops import array, indexing, state  # noqa: F401
+from graph.ops import data, tensor_array  # noqa: F401
 from graph.ops import py_func  # noqa: F401

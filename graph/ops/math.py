@@ -1,30 +1,324 @@
-"""Elementwise arithmetic and comparisons: broadcasting, TensorFlow dtype rules."""
+"""Elementwise arithmetic, comparisons, logic, MatMul, SelectV2/Where and Cast.
+
+TensorFlow never converts dtypes implicitly: both operands of a binary op
+must have the same dtype (the runtime gives Python numbers the tensor's
+dtype before recording the op). Each kernel returns exactly the inferred
+numpy dtype; plain numpy ufuncs already do for same-dtype inputs, so most
+kernels are the ufunc itself (no per-call wrapper: per-op overhead matters).
+"""
 from __future__ import annotations
 
 import numpy as np
 
-from graph.ops.infer import COMPARISON, binary, named, unary
+from graph import dtypes
+from graph.dtypes import DType, as_dtype, bool_, int64
+from graph.errors import InvalidArgumentError
+from graph.ir import TensorType
+from graph.ops.infer import broadcast, check_dtype, expect_arity, same_dtype
 from graph.registry import register_op
+from graph.shapes import TensorShape
 
-# name: (numpy kernel, inference rule)
+_KIND_NAMES = {"f": "float", "i": "integer", "b": "bool", "s": "string"}
+
+
+def _kind(dtype: DType) -> str:
+    return "s" if dtype.is_string else "b" if dtype.is_bool else "f" if dtype.is_floating else "i"
+
+
+def _check_kind(op: str, x, allowed: str, hint: str = "") -> None:
+    if _kind(x.dtype) not in allowed:
+        takes = ", ".join(_KIND_NAMES[k] for k in allowed)
+        raise InvalidArgumentError(
+            message=f"{op} does not support {x.dtype.name} tensors (it takes {takes} tensors)."
+                    + (f" {hint}" if hint else ""))
+
+
+# -- inference rules ------------------------------------------------------------
+
+def binary_rule(op: str, allowed: str, result: DType | None = None, hint: str = ""):
+    """A broadcasting op on two same-dtype inputs."""
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 2)
+        dtype = same_dtype(op, inputs)
+        _check_kind(op, inputs[0], allowed, hint)
+        return [TensorType(result or dtype, broadcast(op, inputs[0], inputs[1]))]
+    return infer
+
+
+def unary_rule(op: str, allowed: str, hint: str = ""):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 1)
+        _check_kind(op, inputs[0], allowed, hint)
+        return [TensorType(inputs[0].dtype, inputs[0].shape)]
+    return infer
+
+
+def _equality_rule(op: str):
+    """Equal/NotEqual; with ``incompatible_shape_error=False`` (what ``==`` uses)
+    shapes that do not broadcast give a scalar False/True instead of an error."""
+    strict = binary_rule(op, "fibs", bool_)
+
+    def infer(inputs, attrs):
+        if attrs.get("incompatible_shape_error", True):
+            return strict(inputs, attrs)
+        expect_arity(op, inputs, 2)
+        same_dtype(op, inputs)
+        a, b = inputs[0].shape, inputs[1].shape
+        if not (a.is_fully_defined() and b.is_fully_defined()):
+            return [TensorType(bool_, TensorShape(None))]
+        try:
+            return [TensorType(bool_, broadcast(op, inputs[0], inputs[1]))]
+        except InvalidArgumentError:
+            return [TensorType(bool_, TensorShape([]))]
+    return infer
+
+
+# -- kernels that need more than a ufunc -------------------------------------------
+
+def _string_result(value):
+    """String kernels return object arrays; a 0-d result stays a 0-d object array."""
+    if isinstance(value, np.ndarray):
+        return value
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out
+
+
+def _add(x, y):
+    result = np.add(x, y)
+    if isinstance(result, (bytes, str)) or (isinstance(result, np.ndarray) and result.dtype == object):
+        return _string_result(result)
+    return result
+
+
+def _check_int_divisor(y) -> None:
+    if np.asarray(y).dtype.kind in "iu" and not np.all(y):
+        raise InvalidArgumentError(message="Integer division by zero")
+
+
+def _floordiv(x, y):
+    _check_int_divisor(y)
+    return np.floor_divide(x, y)
+
+
+def _floormod(x, y):
+    _check_int_divisor(y)
+    return np.remainder(x, y)
+
+
+def _pow(x, y):
+    if np.asarray(y).dtype.kind in "iu" and np.any(np.asarray(y) < 0):
+        raise InvalidArgumentError(
+            message="Integers to negative integer powers are not allowed. "
+                    "Cast the base to a float dtype first (tf.cast(x, tf.float32)).")
+    return np.power(x, y)
+
+
+def _equality(ufunc, mismatch: bool):
+    def kernel(x, y, incompatible_shape_error=True):
+        if incompatible_shape_error:
+            return ufunc(x, y)
+        try:
+            np.broadcast_shapes(np.shape(x), np.shape(y))
+        except ValueError:
+            return np.bool_(mismatch)
+        return ufunc(x, y)
+    return kernel
+
+
+def _sigmoid(x):
+    # exp of a non-positive number never overflows; both halves keep x's dtype.
+    e = np.exp(-np.abs(x))
+    return np.where(np.asarray(x) >= 0, 1 / (1 + e), e / (1 + e)).astype(np.asarray(x).dtype)
+
+
+def _relu(x):
+    return np.maximum(x, 0)
+
+
+_TRUTH = {"LogicalAnd": np.logical_and, "LogicalOr": np.logical_or}
+
+
+# -- registration -----------------------------------------------------------------
+
+_FLOAT_HINT = "Cast it to a float dtype first: tf.cast(x, tf.float32)."
+_DIV_HINT = ("For integers use tf.math.truediv or `/` (casts int32 to float64 like TF) "
+             "or tf.math.floordiv (`//`).")
+
+# name: (kernel, allowed kinds, hint)
 _BINARY = {
-    "AddV2": (np.add, binary("fis")),
-    "Sub": (np.subtract, binary("fi")),
-    "Mul": (np.multiply, binary("fi")),
-    "Maximum": (np.maximum, binary("fi")),
-    "Minimum": (np.minimum, binary("fi")),
-    "Greater": (np.greater, COMPARISON),
-    "GreaterEqual": (np.greater_equal, COMPARISON),
-    "Less": (np.less, COMPARISON),
-    "LessEqual": (np.less_equal, COMPARISON),
+    "AddV2": (_add, "fis", ""),
+    "Sub": (np.subtract, "fi", ""),
+    "Mul": (np.multiply, "fi", ""),
+    "RealDiv": (np.true_divide, "f", _DIV_HINT),
+    "FloorDiv": (_floordiv, "fi", ""),
+    "FloorMod": (_floormod, "fi", ""),
+    "Pow": (_pow, "fi", ""),
+    "Maximum": (np.maximum, "fi", ""),
+    "Minimum": (np.minimum, "fi", ""),
+    "SquaredDifference": (lambda x, y: np.square(np.subtract(x, y)), "fi", ""),
+    "BitwiseAnd": (np.bitwise_and, "i", ""),
+    "BitwiseOr": (np.bitwise_or, "i", ""),
+    "BitwiseXor": (np.bitwise_xor, "i", ""),
 }
-
+_COMPARISONS = {
+    "Greater": np.greater, "GreaterEqual": np.greater_equal,
+    "Less": np.less, "LessEqual": np.less_equal,
+}
 _UNARY = {
-    "Neg": (np.negative, unary("fi")),
-    "Tanh": (np.tanh, unary("f")),
+    "Neg": (np.negative, "fi", ""),
+    "Abs": (np.abs, "fi", ""),
+    "Square": (np.square, "fi", ""),
+    "Sign": (np.sign, "fi", ""),
+    "Relu": (_relu, "fi", ""),
+    "Tanh": (np.tanh, "f", _FLOAT_HINT),
+    "Exp": (np.exp, "f", _FLOAT_HINT),
+    "Log": (np.log, "f", _FLOAT_HINT),
+    "Sqrt": (np.sqrt, "f", _FLOAT_HINT),
+    "Rsqrt": (lambda x: 1 / np.sqrt(x), "f", _FLOAT_HINT),
+    "Sigmoid": (_sigmoid, "f", _FLOAT_HINT),
+    "Sin": (np.sin, "f", _FLOAT_HINT),
+    "Cos": (np.cos, "f", _FLOAT_HINT),
+    "Floor": (np.floor, "f", _FLOAT_HINT),
+    "Ceil": (np.ceil, "f", _FLOAT_HINT),
+    "Round": (np.rint, "f", _FLOAT_HINT),  # TF rounds half to even, as rint does
+    "Invert": (np.invert, "i", ""),
 }
 
-for _name, (_kernel, _rule) in _BINARY.items():
-    register_op(_name, named(_name, _rule), _kernel)
-for _name, (_kernel, _rule) in _UNARY.items():
-    register_op(_name, named(_name, _rule), _kernel)
+def _build_add(node, compile_subgraph):
+    return _add if node.outputs[0].dtype.is_string else np.add
+
+
+for _name, (_kernel, _allowed, _hint) in _BINARY.items():
+    register_op(_name, binary_rule(_name, _allowed, hint=_hint), _kernel,
+                build=_build_add if _name == "AddV2" else None)
+for _name, _kernel in _COMPARISONS.items():
+    register_op(_name, binary_rule(_name, "fi", bool_), _kernel)
+for _name, (_kernel, _allowed, _hint) in _UNARY.items():
+    register_op(_name, unary_rule(_name, _allowed, _hint), _kernel)
+for _name, _kernel in _TRUTH.items():
+    register_op(_name, binary_rule(_name, "b"), _kernel)
+register_op("LogicalNot", unary_rule("LogicalNot", "b"), np.logical_not)
+register_op("Equal", _equality_rule("Equal"), _equality(np.equal, False),
+            kernel_attrs=("incompatible_shape_error",))
+register_op("NotEqual", _equality_rule("NotEqual"), _equality(np.not_equal, True),
+            kernel_attrs=("incompatible_shape_error",))
+
+
+# -- MatMul / BatchMatMulV2 ---------------------------------------------------------
+
+def _matmul_rule(op: str, ta: str, tb: str):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 2)
+        a, b = inputs
+        dtype = same_dtype(op, inputs)
+        _check_kind(op, a, "fi")
+        if a.shape.rank is None or b.shape.rank is None:
+            return [TensorType(dtype, TensorShape(None))]
+        if a.shape.rank < 2 or b.shape.rank < 2:
+            raise InvalidArgumentError(
+                message=f"{op} needs inputs of rank >= 2, got shapes {a.shape} and {b.shape}. "
+                        "Use tf.reshape or x[tf.newaxis] to make a vector a matrix, or "
+                        "tf.reduce_sum(x * y) for a dot product.")
+        ad, bd = list(a.shape.as_tuple()), list(b.shape.as_tuple())
+        if attrs.get(ta):
+            ad[-2], ad[-1] = ad[-1], ad[-2]
+        if attrs.get(tb):
+            bd[-2], bd[-1] = bd[-1], bd[-2]
+        if ad[-1] is not None and bd[-2] is not None and ad[-1] != bd[-2]:
+            raise InvalidArgumentError(
+                message=f"Matrix size-incompatible: In[0]: {list(a.shape.as_tuple())}, "
+                        f"In[1]: {list(b.shape.as_tuple())} (the inner dimensions {ad[-1]} and "
+                        f"{bd[-2]} must be equal{'; check transpose_a/transpose_b' if op == 'MatMul' else ''})")
+        try:
+            from graph.shapes import broadcast_shapes
+            batch = broadcast_shapes(TensorShape(ad[:-2]), TensorShape(bd[:-2]))
+        except ValueError:
+            raise InvalidArgumentError(
+                message=f"{op}: batch dimensions {ad[:-2]} and {bd[:-2]} do not broadcast") from None
+        return [TensorType(dtype, TensorShape(list(batch.as_tuple()) + [ad[-2], bd[-1]]))]
+    return infer
+
+
+def _matmul(a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = np.swapaxes(b, -1, -2)
+    return np.matmul(a, b)
+
+
+def _build_matmul(ta: str, tb: str):
+    def build(node, compile_subgraph):
+        t_a, t_b = bool(node.attrs.get(ta)), bool(node.attrs.get(tb))
+        if not (t_a or t_b):
+            return np.matmul  # the hot path: no wrapper at all
+        return lambda a, b: _matmul(a, b, t_a, t_b)
+    return build
+
+
+def _batch_matmul(a, b, adj_x=False, adj_y=False):
+    return _matmul(a, b, adj_x, adj_y)
+
+
+register_op("MatMul", _matmul_rule("MatMul", "transpose_a", "transpose_b"), _matmul,
+            kernel_attrs=("transpose_a", "transpose_b"),
+            build=_build_matmul("transpose_a", "transpose_b"))
+register_op("BatchMatMulV2", _matmul_rule("BatchMatMulV2", "adj_x", "adj_y"), _batch_matmul,
+            kernel_attrs=("adj_x", "adj_y"), build=_build_matmul("adj_x", "adj_y"))
+
+
+# -- SelectV2 / Where ------------------------------------------------------------------
+
+def _select_infer(inputs, attrs):
+    expect_arity("SelectV2", inputs, 3)
+    cond, t, e = inputs
+    if not cond.dtype.is_bool:
+        raise InvalidArgumentError(
+            message=f"SelectV2: the condition must be a bool tensor, got {cond.dtype.name}. "
+                    "Compare it first (x > 0) or tf.cast it to tf.bool.")
+    dtype = same_dtype("SelectV2", [t, e])
+
+    class _S:  # broadcast() takes objects with .shape
+        def __init__(self, shape):
+            self.shape = shape
+    shape = broadcast("SelectV2", t, e)
+    shape = broadcast("SelectV2", cond, _S(shape))
+    return [TensorType(dtype, shape)]
+
+
+def _where_infer(inputs, attrs):
+    expect_arity("Where", inputs, 1)
+    rank = inputs[0].shape.rank
+    return [TensorType(int64, TensorShape([None, rank]))]
+
+
+def _where(cond):
+    return np.argwhere(np.asarray(cond).astype(bool, copy=False)).astype(np.int64)
+
+
+register_op("SelectV2", _select_infer, np.where)
+register_op("Where", _where_infer, _where)
+
+
+# -- Cast ----------------------------------------------------------------------------
+
+def _cast_infer(inputs, attrs):
+    expect_arity("Cast", inputs, 1)
+    src, dst = inputs[0].dtype, as_dtype(attrs["DstT"])
+    if src.is_string != dst.is_string:
+        fix = "tf.strings.to_number" if src.is_string else "tf.strings.as_string"
+        raise InvalidArgumentError(
+            message=f"Cast {src.name} to {dst.name} is not supported; use {fix} instead.")
+    if dst in (dtypes.resource, dtypes.variant) or src in (dtypes.resource, dtypes.variant):
+        raise InvalidArgumentError(message=f"Cast {src.name} to {dst.name} is not supported")
+    return [TensorType(dst, inputs[0].shape)]
+
+
+def _cast(x, DstT):
+    if DstT.is_string:
+        return x
+    return np.asarray(x).astype(DstT.numpy_dtype)
+
+
+register_op("Cast", _cast_infer, _cast, kernel_attrs=("DstT",))
