@@ -15,6 +15,7 @@ import numpy as np
 from graph import dtypes, resources
 from graph.dtypes import as_dtype
 from graph.shapes import TensorShape, as_shape
+from graph.registry import get_op
 from runtime import context
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.origin import current_origin
@@ -40,11 +41,7 @@ class Variable:
             if callable(initial_value):
                 initial_value = initial_value()
             if isinstance(initial_value, SymbolicTensor):
-                raise ValueError(
-                    f"tf.Variable at {current_origin()} got the symbolic tensor "
-                    f"{initial_value.name} as its initial value: a variable's initial value must "
-                    "be computable outside the function being traced. Pass a Python or numpy "
-                    "value, or create the variable outside the tf.function.")
+                initial_value = _lift_initial_value(initial_value)
             if isinstance(initial_value, Variable):
                 initial_value = initial_value._as_tensor()
             value = convert_to_tensor(initial_value,
@@ -199,6 +196,44 @@ class Variable:
         return head + ">"
 
     __str__ = __repr__
+
+
+def _lift_initial_value(t: SymbolicTensor) -> EagerTensor:
+    """Computes now a symbolic initial value that depends on constants only.
+
+    ``tf.Variable(tf.zeros([2]))`` inside a function being traced records the
+    zeros into the graph; the variable's state is created outside it, so the
+    value is folded here. A value that needs the function's inputs or state
+    cannot be, and is refused with the fix.
+    """
+    target = t._output.node
+    needed, stack = set(), [target]
+    while stack:
+        node = stack.pop()
+        if id(node) not in needed:
+            needed.add(id(node))
+            stack.extend(i.node for i in node.inputs)
+            stack.extend(node.control_inputs)
+    values = {}
+    for node in target.graph.nodes:
+        if id(node) not in needed:
+            continue
+        if node.op == "Const":
+            values[node.output(0)] = node.attrs["value"]
+            continue
+        opdef = get_op(node.op)
+        if node.op == "Placeholder" or opdef.stateful or opdef.kernel is None:
+            raise ValueError(
+                f"tf.Variable at {current_origin()} got the symbolic tensor {t.name} as its "
+                f"initial value, which depends on {node.name!r} ({node.op}): a variable's "
+                "initial value must be computable outside the function being traced. Pass a "
+                "Python/numpy value or a callable, or create the variable outside the "
+                "tf.function.")
+        result = opdef.run_eager([values[i] for i in node.inputs], node.attrs)
+        outs = [result] if len(node.outputs) == 1 else list(result)
+        for j, value in enumerate(outs):
+            values[node.output(j)] = value
+    return EagerTensor(values[t._output], t.dtype)
 
 
 class _VariableRef:
