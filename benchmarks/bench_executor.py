@@ -165,15 +165,15 @@ def bench_fizzbuzz(n: int = 1000) -> None:
     graph = _optimized(build(fn, ("int32", []), name="fizzbuzz"))
     plan = compile_graph(graph)
 
-    def hand(n):
+    def hand(n):  # as a person writes it: numpy int32 scalars and operators
         fizz = buzz = fizzbuzz = np.int32(0)
         one = np.int32(1)
         for i in np.arange(1, n + 1, dtype=np.int32):
-            if np.equal(np.mod(i, 15), 0):
+            if i % 15 == 0:
                 fizzbuzz = fizzbuzz + one
-            elif np.equal(np.mod(i, 3), 0):
+            elif i % 3 == 0:
                 fizz = fizz + one
-            elif np.equal(np.mod(i, 5), 0):
+            elif i % 5 == 0:
                 buzz = buzz + one
         return fizz, buzz, fizzbuzz
     nn = np.int32(n)

@@ -51,7 +51,7 @@ _LINE_MAP = "__graph_line_nodes__"  # the generated module's line -> Node table
 _BINARY_OPERATORS = {
     np.add: "+", np.subtract: "-", np.multiply: "*",
     np.less: "<", np.less_equal: "<=", np.greater: ">", np.greater_equal: ">=",
-    np.equal: "==", np.not_equal: "!=",
+    np.equal: "==", np.not_equal: "!=", np.remainder: "%", np.floor_divide: "//",
 }
 _UNARY_OPERATORS = {np.negative: "-"}
 
@@ -420,6 +420,8 @@ class _Codegen:
                 loop_vars.append(name)
             else:
                 var = slot()
+                if inp.shape.rank == 0:
+                    name = self.scalars.get(name, name)
                 self.emit(indent, f"{var} = {name}", node)
                 loop_vars.append(var)
         cond, body = node.attrs["cond"], node.attrs["body"]

@@ -1,0 +1,52 @@
+"""Graph optimization passes, each in its own module, and the driver ``optimize``.
+
+Every pass keeps node names and origins (errors still point at the user's
+line) and works on a private copy: ``optimize`` never changes the graph it is
+given, which a ConcreteFunction may still be showing to users.
+
+Each pass module has ``run(root) -> bool`` (rewrites a graph family it owns,
+in place; True when something changed) and a public function returning a
+rewritten copy (``prune``, ``fold_constants``, ...).
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from graph.ir import Graph
+from graph.passes import algebraic, constant_folding, cse, hoisting, identity, prune as _prune
+from graph.passes.algebraic import simplify
+from graph.passes.constant_folding import fold_constants
+from graph.passes.cse import eliminate_common_subexpressions
+from graph.passes.hoisting import hoist_loop_invariants
+from graph.passes.identity import remove_identities
+from graph.passes.prune import prune
+from graph.passes.rewrite import copy_graph
+
+Pass = Callable[[Graph], bool]
+
+DEFAULT: tuple[Pass, ...] = (
+    identity.run,          # first: exposes pass-through loop variables and aliases
+    algebraic.run,
+    constant_folding.run,
+    cse.run,
+    hoisting.run,
+    _prune.run,            # last: drops what the others left unused
+)
+MAX_ROUNDS = 4
+
+
+def optimize(graph: Graph, passes: Sequence[Pass] = DEFAULT) -> Graph:
+    """An optimized copy of ``graph``: ``passes`` run in order until nothing changes."""
+    graph = copy_graph(graph)
+    for _ in range(MAX_ROUNDS):
+        changed = False
+        for run in passes:
+            changed |= bool(run(graph))
+        if not changed:
+            break
+    return graph
+
+
+__all__ = ["optimize", "DEFAULT", "copy_graph", "prune", "fold_constants",
+           "eliminate_common_subexpressions", "remove_identities", "simplify",
+           "hoist_loop_invariants"]

@@ -1,0 +1,45 @@
+"""Pruning: drop every node that no output and no stateful op needs.
+
+The executor prunes its schedule the same way at run time; pruning the
+graph itself makes the optimized graph that users inspect show only what
+runs, and keeps the other passes from working on dead code.
+"""
+from __future__ import annotations
+
+from graph.executor import schedule
+from graph.ir import Graph
+from graph.passes.rewrite import all_graphs, copy_graph
+
+
+def prune_in_place(graph: Graph) -> bool:
+    """Prunes ``graph`` (not its sub-graphs); True when it removed something."""
+    keep = {id(n) for n in schedule(graph, graph.outputs)}
+    keep.update(id(i.node) for i in graph.inputs)
+    if len(keep) >= len(graph.nodes):
+        return False
+    graph.nodes = [n for n in graph.nodes if id(n) in keep]
+    graph.captures = {k: v for k, v in graph.captures.items() if id(v.node) in keep}
+    return True
+
+
+def prune_library(root: Graph) -> None:
+    """Forgets library functions that no node of the root's family refers to anymore."""
+    reachable = {id(g) for g in all_graphs(root)}
+    for name in [n for n, g in root.library.items() if id(g) not in reachable]:
+        del root.library[name]
+
+
+def run(root: Graph) -> bool:
+    changed = False
+    for g in all_graphs(root):
+        changed |= prune_in_place(g)
+    prune_library(root)
+    return changed
+
+
+def prune(graph: Graph) -> Graph:
+    """A pruned copy of ``graph`` (and of its sub-graphs)."""
+    graph = copy_graph(graph)
+    run(graph)
+    return graph
+

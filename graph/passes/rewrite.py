@@ -1,0 +1,176 @@
+"""What every pass needs: copying a graph family, walking it, rewiring uses.
+
+Passes never touch a graph a caller may still hold (a ConcreteFunction shows
+its graph to users): ``copy_graph`` makes a private copy of a root graph and
+every sub-graph it reaches, keeping names, attrs and origins, and the passes
+then rewrite that copy in place.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from graph.ir import Graph, Node, Output
+from graph.registry import get_op
+
+# Ops that draw random numbers are registered stateful, but name them too so
+# that a future stateless registration can never be folded or merged.
+_RANDOM_WORDS = ("Random", "Multinomial", "Shuffle", "TruncatedNormal", "Dropout")
+
+
+def is_random(node: Node) -> bool:
+    return any(w in node.op for w in _RANDOM_WORDS)
+
+
+def is_pure(node: Node) -> bool:
+    """Same inputs always give the same values and nothing else happens."""
+    opdef = get_op(node.op)
+    return not opdef.stateful and not is_random(node)
+
+
+def holds_plain_values(node: Node) -> bool:
+    """Every output is a numeric, bool or string tensor (not a resource or variant)."""
+    return bool(node.outputs) and all(
+        t.dtype.is_numeric or t.dtype.is_bool or t.dtype.is_string for t in node.outputs)
+
+
+def graphs_in(value) -> Iterator[Graph]:
+    """The Graphs inside an attr value."""
+    if isinstance(value, Graph):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from graphs_in(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from graphs_in(v)
+
+
+def map_graphs(value, mapping: dict[int, Graph]):
+    """``value`` with every Graph replaced by ``mapping[id(graph)]`` (copied containers)."""
+    if isinstance(value, Graph):
+        return mapping.get(id(value), value)
+    if isinstance(value, list):
+        return [map_graphs(v, mapping) for v in value]
+    if isinstance(value, tuple):
+        return tuple(map_graphs(v, mapping) for v in value)
+    if isinstance(value, dict):
+        return {k: map_graphs(v, mapping) for k, v in value.items()}
+    return value
+
+
+def subgraphs(node: Node) -> list[Graph]:
+    return [g for v in node.attrs.values() for g in graphs_in(v)]
+
+
+def all_graphs(root: Graph) -> list[Graph]:
+    """``root`` and every graph its nodes reach through attrs, innermost first."""
+    order: list[Graph] = []
+    seen: set[int] = set()
+
+    def visit(g: Graph) -> None:
+        if id(g) in seen:
+            return
+        seen.add(id(g))
+        for node in g.nodes:
+            for sub in subgraphs(node):
+                visit(sub)
+        order.append(g)
+    visit(root)
+    return order
+
+
+def copy_graph(root: Graph) -> Graph:
+    """A deep copy of ``root``, its library and every sub-graph it reaches.
+
+    Nodes keep their names and origins; attrs are copied with sub-graphs
+    replaced by their copies; array values are shared (graphs never mutate them).
+    """
+    graphs = all_graphs(root)
+    for g in root.library.values():
+        for h in all_graphs(g):
+            if all(h is not x for x in graphs):
+                graphs.append(h)
+    gmap: dict[int, Graph] = {}
+    shared: dict[int, object] = {}
+    library: dict[str, Graph] = {}
+
+    def fresh(obj, make):
+        if id(obj) not in shared:
+            shared[id(obj)] = make(obj)
+        return shared[id(obj)]
+
+    for g in graphs:
+        new = Graph.__new__(Graph)
+        new.__dict__.update(g.__dict__)
+        new.nodes, new.inputs, new.outputs, new.captures = [], [], [], {}
+        new.library = library if g.library is root.library else fresh(g.library, dict)
+        new._name_counts = fresh(g._name_counts, dict)
+        new._used_names = fresh(g._used_names, set)
+        new._scopes = list(g._scopes)
+        gmap[id(g)] = new
+    nmap: dict[int, Node] = {}
+
+    def out(o: Output) -> Output:
+        node = nmap.get(id(o.node))
+        return o if node is None else Output(node, o.index)
+
+    for g in graphs:
+        new = gmap[id(g)]
+        for node in g.nodes:
+            copy = Node(new, node.name, node.op, [out(i) for i in node.inputs],
+                        [nmap.get(id(c), c) for c in node.control_inputs],
+                        map_graphs(dict(node.attrs), gmap), list(node.outputs), node.origin)
+            nmap[id(node)] = copy
+            new.nodes.append(copy)
+    for g in graphs:
+        new = gmap[id(g)]
+        new.outer = gmap.get(id(g.outer), g.outer) if g.outer is not None else None
+        new.inputs = [out(i) for i in g.inputs]
+        new.outputs = [out(o) for o in g.outputs]
+        new.captures = {out(k): out(v) for k, v in g.captures.items()}
+    for name, g in root.library.items():
+        library[name] = gmap.get(id(g), g)
+    return gmap[id(root)]
+
+
+def replace_uses(graph: Graph, mapping: dict[Output, Output]) -> None:
+    """Makes every reader of an output in ``mapping`` read its replacement instead.
+
+    Covers node inputs and outputs of ``graph``, and the capture tables of
+    every sub-graph (which name outer outputs).
+    """
+    if not mapping:
+        return
+
+    def resolve(o: Output) -> Output:
+        seen = 0
+        while o in mapping and seen < 1000:
+            o, seen = mapping[o], seen + 1
+        return o
+
+    for node in graph.nodes:
+        if any(i in mapping for i in node.inputs):
+            node.inputs = [resolve(i) for i in node.inputs]
+    graph.outputs = [resolve(o) for o in graph.outputs]
+    for g in all_graphs(graph):
+        if g is not graph and any(k in mapping for k in g.captures):
+            g.captures = {resolve(k): v for k, v in g.captures.items()}
+
+
+def remove_nodes(graph: Graph, dead: Iterable[Node]) -> None:
+    dead_ids = {id(n) for n in dead}
+    if dead_ids:
+        graph.nodes = [n for n in graph.nodes if id(n) not in dead_ids]
+
+
+def consumers(graph: Graph) -> dict[Output, list[Node]]:
+    result: dict[Output, list[Node]] = {}
+    for node in graph.nodes:
+        for i in node.inputs:
+            result.setdefault(i, []).append(node)
+    return result
+
+
+def control_dependents(graph: Graph) -> set[int]:
+    """ids of nodes that some node lists as a control input."""
+    return {id(c) for node in graph.nodes for c in node.control_inputs}
