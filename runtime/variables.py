@@ -18,6 +18,7 @@ from graph.shapes import TensorShape, as_shape
 from graph.registry import get_op
 from runtime import context
 from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.ops.operators import install_operators
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, _numpy_text
 
@@ -252,26 +253,4 @@ class _VariableRef:
         return isinstance(other, _VariableRef) and other._variable is self._variable
 
 
-def _install_operators() -> None:
-    """Python operators on Variable read the variable and apply the tensor operator."""
-    from runtime.ops import operators
-    install = getattr(operators, "install_operators", None)
-    if install is not None:
-        install(Variable)
-        return
-    # Until runtime.ops.operators offers install_operators: reuse Tensor's operators,
-    # which convert a Variable operand through ``_as_tensor``.
-    for attr, fn in vars(Tensor).items():
-        if attr.startswith("__") and attr not in _OWN and callable(fn):
-            setattr(Variable, attr, lambda self, *args, _fn=fn: _fn(self._as_tensor(), *args))
-
-
-_OWN = {"__init__", "__getitem__", "__hash__", "__array__", "__bool__", "__index__", "__int__",
-        "__float__", "__len__", "__iter__", "__repr__", "__str__", "__module__", "__doc__",
-        "__slots__", "__weakref__", "__dict__", "__class__", "__array_priority__",
-        "__init_subclass__", "__subclasshook__", "__getattribute__", "__setattr__",
-        "__delattr__", "__new__", "__reduce__", "__reduce_ex__", "__sizeof__", "__dir__",
-        "__format__", "__eq__", "__ne__"}
-
-
-_install_operators()
+install_operators(Variable)  # ``v + 1``, ``v > 0``, ``v == w``... read the variable first

@@ -114,6 +114,10 @@ def constant(value, dtype=None, shape=None, name: str = "Const") -> Tensor:
         if isinstance(value, SymbolicTensor):
             raise TypeError("tf.constant needs a concrete value, got a symbolic tensor; "
                             "use tf.identity instead")
+    if isinstance(value, (list, tuple)) and shape is None and any(
+            isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in _leaves(value)):
+        from runtime.ops.array_ops import stack_nested  # tf.constant([x, 1]) packs the tensors
+        return stack_nested(value, dtype=dtype)
     dt = as_dtype(dtype) if dtype is not None else infer_dtype(value)
     _check_convertible(value, dt)
     arr = as_array(value, dt)

@@ -113,6 +113,13 @@ def test_convert_nested_list_with_tensors_packs():
     check(lambda a, b: rt.convert_to_tensor([[a, 1.0], [2, b]]), expected, a, b)
 
 
+def test_constant_of_a_list_with_tensors_packs():
+    a = f32()
+    check(lambda a: rt.constant([a, 1]), np.array([a, 1], np.float32), a)
+    v = rt.Variable(2)
+    np.testing.assert_array_equal(rt.constant([[v, 3]], dtype=rt.int32).numpy(), [[2, 3]])
+
+
 def test_stack_nested_rejects_mixed_tensor_dtypes():
     with pytest.raises(TypeError, match="Cannot convert a list containing a tensor of dtype "
                                         "int32 to float32"):
@@ -218,6 +225,8 @@ def test_range_dtypes_and_tensor_bounds():
     assert rt.range(rt.constant(3, rt.int64)).dtype == rt.int64
     check(lambda n: rt.range(n), np.arange(4, dtype=np.int32), np.int32(4))
     check(lambda n: rt.range(1, n, 2), np.arange(1, 7, 2, dtype=np.int32), np.int32(7))
+    # an int32 tensor bound with a float bound: cast to the widest dtype, float32
+    check(lambda n: rt.range(n, 4.5), np.array([2, 3, 4], np.float32), np.int32(2))
 
 
 def test_range_symbolic_limit_has_unknown_length():

@@ -65,6 +65,9 @@ def test_operators_getitem_and_array():
     assert v[1].numpy() == 2.0
     assert bool(rt.Variable(True)) and int(rt.Variable(3)) == 3
     assert rt.convert_to_tensor(v).dtype == rt.float32
+    np.testing.assert_array_equal((v > 1.5).numpy(), [False, True, True])
+    np.testing.assert_array_equal((v == 2.0).numpy(), [False, True, False])
+    np.testing.assert_array_equal((-v).numpy(), [-1, -2, -3])
 
 
 def test_two_assigns_and_reads_in_one_graph_run_in_program_order():
