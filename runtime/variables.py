@@ -18,7 +18,7 @@ from graph.shapes import TensorShape, as_shape
 from graph.registry import get_op
 from runtime import context
 from runtime.ops.core import apply_op, convert_to_tensor
-from runtime.ops.operators import install_operators
+from runtime.ops import operators
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, _numpy_text
 
@@ -253,4 +253,21 @@ class _VariableRef:
         return isinstance(other, _VariableRef) and other._variable is self._variable
 
 
-install_operators(Variable)  # ``v + 1``, ``v > 0``, ``v == w``... read the variable first
+def _install_operators() -> None:
+    """``v + 1``, ``v > 0``, ``v == w``...: read the variable, then the tensor operator."""
+    install = getattr(operators, "install_operators", None)
+    if install is not None:
+        install(Variable)
+        return
+    for dunder in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"):
+        for name in (f"__{dunder}__", f"__r{dunder}__"):  # older operators module
+            fn = getattr(Tensor, name, None)
+            if fn is not None:
+                setattr(Variable, name, lambda self, o, _fn=fn: _fn(self._as_tensor(), o))
+    for name in ("__lt__", "__le__", "__gt__", "__ge__", "__neg__", "__abs__"):
+        fn = getattr(Tensor, name, None)
+        if fn is not None and fn is not getattr(object, name, None):
+            setattr(Variable, name, lambda self, *o, _fn=fn: _fn(self._as_tensor(), *o))
+
+
+_install_operators()
