@@ -12,8 +12,14 @@ from runtime.context import executing_eagerly, init_scope  # noqa: F401
 from runtime.ops import operators as _operators  # noqa: F401
 from runtime.ops.control_flow import cond, while_loop  # noqa: F401
 from runtime.ops.core import constant, convert_to_tensor  # noqa: F401
-from runtime.ops.math_ops import (add, greater, greater_equal, less, less_equal,  # noqa: F401
-                                  maximum, minimum, multiply, negative, subtract, tanh)
+from runtime.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, divide,  # noqa: F401
+                                  equal, exp, floordiv, greater, greater_equal, less, less_equal,
+                                  logical_and, logical_not, logical_or, matmul, maximum, minimum,
+                                  multiply, negative, not_equal, pow, reduce_all, reduce_any,
+                                  reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
+                                  sigmoid, sqrt, square, subtract, tanh, truediv, where)
+from runtime.ops.logging_ops import Assert, print_v2 as print  # noqa: F401
+from runtime import debugging, math, random, strings  # noqa: F401
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor  # noqa: F401
 from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, identity,  # noqa: F401
                                    ones, ones_like, range, rank, reshape, shape, size, squeeze,

@@ -1,35 +1,294 @@
-"""Arithmetic, comparisons and elementwise math under TensorFlow's names."""
+"""Arithmetic, comparisons, logic, reductions and elementwise math under TF's names.
+
+Every function runs eagerly or records a node (``apply_op`` decides). The
+dtype rules are TensorFlow's: no implicit promotion between tensors; a
+Python number or list takes the dtype of the tensor it meets (``x + 1`` on
+float32 adds a float32 1), and a value that cannot be represented in it
+(``int32_tensor + 1.5``) is a TypeError, never silently truncated.
+"""
 from __future__ import annotations
 
+import builtins
+
+import numpy as np
+
+from graph import dtypes
+from graph.dtypes import DType, as_dtype
 from runtime.ops.core import apply_op, binary_operands, convert_to_tensor
+from runtime.origin import current_origin
+from runtime.tensor import EagerTensor, Tensor
 
 
-def _binary(op: str, default_name: str):
+def is_tensor_like(value) -> bool:
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+
+def _convert_like(value, dtype: DType, name: str) -> Tensor:
+    """Converts a non-tensor operand to ``dtype``, refusing lossy conversions."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        src = np.asarray(value).dtype
+        natural = as_dtype(src) if src.kind not in "OSU" else dtypes.string
+        if natural != dtype and not (src.kind not in "OSU" and not dtype.is_string
+                                     and np.can_cast(src, dtype.numpy_dtype, "same_kind")):
+            raise TypeError(
+                f"Cannot convert a numpy {src} value to a {dtype.name} tensor "
+                f"(at {current_origin()}); convert it with tf.cast or use a {dtype.name} array")
+        return convert_to_tensor(value, dtype_hint=dtype, name=name)
+    try:
+        return convert_to_tensor(value, dtype=dtype, name=name)
+    except TypeError as e:
+        raise TypeError(
+            f"{e} (at {current_origin()}): the other operand is a {dtype.name} tensor. "
+            f"Write the value so it fits {dtype.name}, or tf.cast the tensor.") from None
+
+
+def operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
+    """The two operands of a binary op as tensors; a Python value takes the tensor's dtype."""
+    if is_tensor_like(x):
+        x = convert_to_tensor(x)
+    if is_tensor_like(y):
+        y = convert_to_tensor(y)
+    x_t, y_t = isinstance(x, Tensor), isinstance(y, Tensor)
+    if x_t and not y_t:
+        return x, _convert_like(y, x.dtype, _const_name(op_name, "y"))
+    if y_t and not x_t:
+        return _convert_like(x, y.dtype, _const_name(op_name, "x")), y
+    return binary_operands(x, y, op_name)
+
+
+def _const_name(op_name: str, arg: str) -> str:
+    from runtime.ops import core
+    return core._const_name(op_name, arg)
+
+
+def _binary(op: str, default_name: str, tf_name: str | None = None):
     def fn(x, y, name=None):
-        x, y = binary_operands(x, y, name or default_name)
-        return apply_op(op, [x, y], name=name or default_name)
-    fn.__name__ = default_name
-    fn.__doc__ = f"Elementwise ``{op}`` with broadcasting (``tf.{default_name}``)."
+        name = name or default_name
+        x, y = operands(x, y, name)
+        return apply_op(op, [x, y], name=name)
+    fn.__name__ = tf_name or default_name.lower()
+    fn.__qualname__ = fn.__name__
+    fn.__doc__ = f"Elementwise ``{op}`` with broadcasting (``tf.{fn.__name__}``)."
     return fn
 
 
-def _unary(op: str, default_name: str):
+def _unary(op: str, default_name: str, tf_name: str):
     def fn(x, name=None):
         return apply_op(op, [convert_to_tensor(x)], name=name or default_name)
-    fn.__name__ = default_name
-    fn.__doc__ = f"Elementwise ``{op}`` (``tf.{default_name}``)."
+    fn.__name__ = fn.__qualname__ = tf_name
+    fn.__doc__ = f"Elementwise ``{op}`` (``tf.{tf_name}``)."
     return fn
 
 
-add = _binary("AddV2", "add")
-subtract = _binary("Sub", "sub")
-multiply = _binary("Mul", "mul")
-maximum = _binary("Maximum", "Maximum")
-minimum = _binary("Minimum", "Minimum")
-greater = _binary("Greater", "Greater")
-greater_equal = _binary("GreaterEqual", "GreaterEqual")
-less = _binary("Less", "Less")
-less_equal = _binary("LessEqual", "LessEqual")
+# -- arithmetic --------------------------------------------------------------------
 
-negative = _unary("Neg", "Neg")
-tanh = _unary("Tanh", "Tanh")
+add = _binary("AddV2", "Add", "add")
+subtract = _binary("Sub", "Sub", "subtract")
+multiply = _binary("Mul", "Mul", "multiply")
+maximum = _binary("Maximum", "Maximum", "maximum")
+minimum = _binary("Minimum", "Minimum", "minimum")
+floordiv = _binary("FloorDiv", "floordiv", "floordiv")
+floormod = _binary("FloorMod", "FloorMod", "floormod")
+mod = floormod
+squared_difference = _binary("SquaredDifference", "SquaredDifference", "squared_difference")
+bitwise_and = _binary("BitwiseAnd", "BitwiseAnd", "bitwise_and")
+bitwise_or = _binary("BitwiseOr", "BitwiseOr", "bitwise_or")
+bitwise_xor = _binary("BitwiseXor", "BitwiseXor", "bitwise_xor")
+
+
+def pow(x, y, name=None) -> Tensor:  # noqa: A001  (TensorFlow's name)
+    """``tf.pow``: x to the power y, elementwise; integer bases need non-negative powers."""
+    name = name or "Pow"
+    x, y = operands(x, y, name)
+    return apply_op("Pow", [x, y], name=name)
+
+
+_TRUEDIV_TYPES = {"int8": dtypes.float32, "uint8": dtypes.float32, "int16": dtypes.float32,
+                  "int32": dtypes.float64, "int64": dtypes.float64}
+
+
+def truediv(x, y, name=None) -> Tensor:
+    """``x / y``; integers are first cast to float (int32 and int64 to float64) like TF."""
+    name = name or "truediv"
+    x, y = operands(x, y, name)
+    if x.dtype != y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r} "
+                        f"(at {current_origin()}); use tf.cast to make them match")
+    target = _TRUEDIV_TYPES.get(x.dtype.name)
+    if target is not None:
+        x, y = cast(x, target), cast(y, target)
+    return apply_op("RealDiv", [x, y], name=name)
+
+
+def divide(x, y, name=None) -> Tensor:
+    """``tf.divide``: the same as ``x / y``."""
+    return truediv(x, y, name=name)
+
+
+def realdiv(x, y, name=None) -> Tensor:
+    x, y = operands(x, y, name or "RealDiv")
+    return apply_op("RealDiv", [x, y], name=name or "RealDiv")
+
+
+negative = _unary("Neg", "Neg", "negative")
+abs = _unary("Abs", "Abs", "abs")  # noqa: A001
+square = _unary("Square", "Square", "square")
+sign = _unary("Sign", "Sign", "sign")
+tanh = _unary("Tanh", "Tanh", "tanh")
+exp = _unary("Exp", "Exp", "exp")
+log = _unary("Log", "Log", "log")
+sqrt = _unary("Sqrt", "Sqrt", "sqrt")
+rsqrt = _unary("Rsqrt", "Rsqrt", "rsqrt")
+sigmoid = _unary("Sigmoid", "Sigmoid", "sigmoid")
+sin = _unary("Sin", "Sin", "sin")
+cos = _unary("Cos", "Cos", "cos")
+floor = _unary("Floor", "Floor", "floor")
+ceil = _unary("Ceil", "Ceil", "ceil")
+round = _unary("Round", "Round", "round")  # noqa: A001
+relu = _unary("Relu", "Relu", "relu")
+invert = _unary("Invert", "Invert", "invert")
+
+# -- comparisons and logic ---------------------------------------------------------------
+
+greater = _binary("Greater", "Greater", "greater")
+greater_equal = _binary("GreaterEqual", "GreaterEqual", "greater_equal")
+less = _binary("Less", "Less", "less")
+less_equal = _binary("LessEqual", "LessEqual", "less_equal")
+logical_and = _binary("LogicalAnd", "LogicalAnd", "logical_and")
+logical_or = _binary("LogicalOr", "LogicalOr", "logical_or")
+logical_not = _unary("LogicalNot", "LogicalNot", "logical_not")
+
+
+def equal(x, y, name=None) -> Tensor:
+    """``tf.equal``: elementwise x == y (numbers, bools and strings)."""
+    name = name or "Equal"
+    x, y = operands(x, y, name)
+    return apply_op("Equal", [x, y], {"incompatible_shape_error": True}, name=name)
+
+
+def not_equal(x, y, name=None) -> Tensor:
+    name = name or "NotEqual"
+    x, y = operands(x, y, name)
+    return apply_op("NotEqual", [x, y], {"incompatible_shape_error": True}, name=name)
+
+
+def logical_xor(x, y, name=None) -> Tensor:
+    """TensorFlow composes xor as (x or y) and not (x and y)."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name or "LogicalXor")
+
+
+# -- matmul, where, cast ------------------------------------------------------------
+
+def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False,
+           adjoint_a: bool = False, adjoint_b: bool = False, name=None) -> Tensor:
+    """``tf.matmul``: MatMul for two matrices, BatchMatMulV2 when either has batch dims."""
+    name = name or "MatMul"
+    a, b = operands(a, b, name)
+    ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
+    if a.shape.rank == 2 and b.shape.rank == 2:
+        return apply_op("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}, name=name)
+    return apply_op("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb}, name=name)
+
+
+def where(condition, x=None, y=None, name=None) -> Tensor:
+    """``tf.where``: elements of x where condition holds, else of y (broadcasting).
+
+    With only a condition, the int64 coordinates of its true elements.
+    """
+    condition = convert_to_tensor(condition, dtype_hint=dtypes.bool_)
+    if x is None and y is None:
+        return apply_op("Where", [condition], name=name or "Where")
+    if x is None or y is None:
+        raise ValueError(f"tf.where needs both x and y, or neither (at {current_origin()})")
+    x, y = operands(x, y, name or "SelectV2")
+    return apply_op("SelectV2", [condition, x, y], name=name or "SelectV2")
+
+
+def cast(x, dtype, name=None) -> Tensor:
+    """``tf.cast``: float to int truncates toward zero; nonzero becomes True."""
+    dtype = as_dtype(dtype)
+    if is_tensor_like(x):
+        x = convert_to_tensor(x)
+    elif isinstance(x, (np.ndarray, np.generic)) or not dtype.is_string:
+        try:
+            x = convert_to_tensor(x, dtype_hint=dtype if not _is_float_value(x) else None)
+        except TypeError:
+            x = convert_to_tensor(x)
+    else:
+        x = convert_to_tensor(x)
+    if x.dtype == dtype:
+        return x
+    return apply_op("Cast", [x], {"SrcT": x.dtype, "DstT": dtype, "Truncate": False},
+                    name=name or "Cast")
+
+
+def _is_float_value(value) -> bool:
+    from runtime.ops.core import _leaves
+    return builtins.any(isinstance(v, float) for v in _leaves(value))
+
+
+# -- reductions ------------------------------------------------------------------------
+
+def _static_axis(axis):
+    """The axis argument as None or a tuple of ints; it must be known while tracing."""
+    if axis is None:
+        return None
+    if is_tensor_like(axis):
+        t = convert_to_tensor(axis)
+        value = t.numpy() if isinstance(t, EagerTensor) else t.value
+        if value is None:
+            raise TypeError(
+                f"The reduction axis must be known while tracing (at {current_origin()}); "
+                "pass a Python int or list instead of a computed tensor")
+        axis = np.asarray(value).tolist()
+    if isinstance(axis, (int, np.integer)):
+        return (int(axis),)
+    if isinstance(axis, (list, tuple)):
+        return tuple(int(a) for a in axis)
+    raise TypeError(f"axis must be None, an int or a list of ints, got {axis!r}")
+
+
+def _reduction(op: str, tf_name: str, bool_input: bool = False):
+    def fn(input_tensor, axis=None, keepdims: bool = False, name=None):
+        x = convert_to_tensor(input_tensor, dtype_hint=dtypes.bool_ if bool_input else None)
+        return apply_op(op, [x], {"axis": _static_axis(axis), "keep_dims": bool(keepdims)},
+                        name=name or op)
+    fn.__name__ = fn.__qualname__ = tf_name
+    fn.__doc__ = f"``tf.{tf_name}``: ``{op}`` over ``axis`` (None: all axes)."
+    return fn
+
+
+reduce_sum = _reduction("Sum", "reduce_sum")
+reduce_mean = _reduction("Mean", "reduce_mean")
+reduce_max = _reduction("Max", "reduce_max")
+reduce_min = _reduction("Min", "reduce_min")
+reduce_prod = _reduction("Prod", "reduce_prod")
+reduce_any = _reduction("Any", "reduce_any", bool_input=True)
+reduce_all = _reduction("All", "reduce_all", bool_input=True)
+
+
+def _arg_reduction(op: str, tf_name: str):
+    def fn(input, axis=None, output_type=dtypes.int64, name=None):
+        x = convert_to_tensor(input)
+        axes = _static_axis(0 if axis is None else axis)
+        if len(axes) != 1:
+            raise TypeError(f"{tf_name} takes one axis, got {axis!r}")
+        return apply_op(op, [x], {"axis": axes[0], "output_type": as_dtype(output_type)},
+                        name=name or op)
+    fn.__name__ = fn.__qualname__ = tf_name
+    return fn
+
+
+argmax = _arg_reduction("ArgMax", "argmax")
+argmin = _arg_reduction("ArgMin", "argmin")
+
+
+def add_n(inputs, name=None) -> Tensor:
+    """``tf.add_n``: the sum of a list of same-shape tensors."""
+    inputs = list(inputs)
+    if not inputs:
+        raise ValueError("tf.add_n needs at least one input")
+    total = convert_to_tensor(inputs[0])
+    for t in inputs[1:]:
+        total = add(total, t, name=name or "AddN")
+    return total
