@@ -113,10 +113,8 @@ def _strided_slice_infer(inputs, attrs):
         _check_int_input("StridedSlice", b, "a tensor index", rank=0)
     items = slice_spec_items(attrs["spec"])
     dims = _dims(x.shape)
-    if dims is None:
-        if any(item[0] == "ellipsis" for item in items):
-            return [TensorType(x.dtype, TensorShape(None))]
-        dims = [None] * _consumed(items)
+    if dims is None:  # the trailing dimensions an index leaves are unknown too
+        return [TensorType(x.dtype, TensorShape(None))]
     n_used = _consumed(items)
     if n_used > len(dims):
         raise _error(f"Index out of range using input dim {len(dims)}; input has only "

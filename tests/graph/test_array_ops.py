@@ -96,6 +96,13 @@ def test_unknown_rank_inputs_give_unknown_shapes():
     assert s.outputs[0].shape.as_list() == [None]
     sq = g.add_node("Squeeze", [x.output(0)], attrs={"squeeze_dims": []})
     assert sq.outputs[0].shape.rank is None
+    sl = g.add_node("StridedSlice", [x.output(0)], attrs={"spec": (("index", 0),)})
+    assert sl.outputs[0].shape.rank is None
+    g.inputs = [x.output(0)]
+    g.outputs = [sl.output(0)]
+    for backend in ("codegen", "interpret"):
+        (out,) = compile_graph(g, backend=backend)(np.ones((2, 3), np.float32))
+        assert out.shape == (3,)
 
 
 @pytest.mark.parametrize("fn, message", [
