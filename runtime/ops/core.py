@@ -45,22 +45,26 @@ def _run_eager(op: str, inputs, attrs):
     opdef = get_op(op)
     try:
         types = opdef.infer(inputs, attrs)
-    except (ValueError, TypeError) as e:
-        if isinstance(e, InvalidArgumentError):
-            raise
-        raise InvalidArgumentError(message=f"{op}: {e}") from None
-    try:
         result = opdef.run_eager([t._value for t in inputs], attrs)
-    except InvalidArgumentError:
-        raise
+    except InvalidArgumentError as e:
+        raise _at_user_line(e) from None
     except (ValueError, IndexError, TypeError, FloatingPointError, ZeroDivisionError) as e:
-        raise InvalidArgumentError(message=f"{op}: {e}") from None
+        raise _at_user_line(InvalidArgumentError(message=f"{op}: {e}")) from None
     n = len(types)
     if n == 1:
         return EagerTensor(result, types[0].dtype)
     if n == 0:
         return None
     return tuple(EagerTensor(v, t.dtype) for v, t in zip(result, types))
+
+
+def _at_user_line(err: InvalidArgumentError) -> InvalidArgumentError:
+    """Adds the user's file:line to an error of an eagerly run op (found only on failure)."""
+    origin = current_origin()
+    if origin is not None and str(origin) not in err.message:
+        err.message = f"{err.message}\n  at {origin}"
+        err.args = (err.message,)
+    return err
 
 
 def leaked(t: SymbolicTensor) -> LeakedTensorError:
