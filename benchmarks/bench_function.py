@@ -11,7 +11,7 @@ import numpy as np
 
 import runtime as rt
 from benchmarks import harness
-from runtime.function import Function
+from runtime.function import Function, RetracingWarning
 
 OVERHEAD_BUDGET = 20e-6   # seconds a cache hit may add above the plan
 TRACE_BUDGET = 5e-3       # seconds for tracing + compiling a small function
@@ -55,6 +55,8 @@ def _trace_cost():
 
 
 def main() -> None:
+    import warnings
+    warnings.simplefilter("ignore", RetracingWarning)
     x = rt.constant(np.ones((4,), np.float32))
     y = rt.constant(np.full((4,), 2.0, np.float32))
     rows = []

@@ -31,3 +31,4 @@ from runtime import config  # noqa: F401
 from runtime.function import ConcreteFunction, Function  # noqa: F401
 from runtime.module import Module  # noqa: F401
 from runtime.py_function import py_function  # noqa: F401
+from runtime.trace_type import types  # noqa: F401

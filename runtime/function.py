@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import itertools
 import threading
 import types
 import warnings
@@ -23,7 +22,6 @@ import weakref
 from dataclasses import dataclass
 
 from graph.dtypes import as_dtype
-from graph.errors import InvalidArgumentError
 from graph.executor import compile_graph
 from graph.ir import Graph
 from graph.shapes import TensorShape
@@ -32,13 +30,11 @@ from runtime.config import FLAGS
 from runtime.errors import StagingError
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.origin import current_origin
-from runtime.signature import (FunctionSpec, apply_input_signature, check_input_signature,
-                               dtype_mismatch, pretty_signature, signature_summary)
+from runtime.signature import FunctionSpec, apply_input_signature, check_input_signature
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.tensor_spec import TensorSpec
 from runtime import trace_type as tt
-
-_inference_ids = itertools.count(1)
+from runtime.concrete_function import ConcreteFunction, feed_value
 
 VARIABLE_CREATION_ERROR = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
@@ -81,7 +77,8 @@ class _VariableGuard:
     def __call__(self, variable=None) -> None:
         if not self.allow:
             origin = current_origin()
-            where = f"\n  (variable created at {origin} in {self.function_name})" if origin else ""
+            where = f"\n  (variable created at {origin}, while tracing {self.function_name})" \
+                if origin else ""
             raise ValueError(VARIABLE_CREATION_ERROR + where)
         self.created += 1
 
@@ -184,6 +181,11 @@ class Function:
         self._cache: dict = {}        # key -> ConcreteFunction (traced keys and memoized hits)
         self._traces: list = []       # (key, ConcreteFunction) in trace order
         self._signature_concrete: ConcreteFunction | None = None
+        # A flat signature of TensorSpecs: (dtype, dims) per argument, for the fast check.
+        self._flat_signature = None
+        if self._input_signature is not None and all(
+                isinstance(s, TensorSpec) for s in self._input_signature):
+            self._flat_signature = [(s.dtype, s.shape.as_tuple()) for s in self._input_signature]
         self._traced_before = False
         self._bound: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
         self._detector = _detector_for(python_function)
@@ -263,11 +265,16 @@ class Function:
         return concrete._run(feeds)
 
     def _call_with_signature(self, args, kwargs):
-        tensors = apply_input_signature(self._spec, args, kwargs, self._name, _convert_to)
         concrete = self._signature_concrete
         if concrete is None:
             concrete = self._concrete_for_signature()
-        feeds = [_feed_value(t) for t in nest.flatten(list(tensors))]
+        flat = self._flat_signature
+        if not kwargs and flat is not None and len(args) == len(flat):
+            feeds = _fast_signature_feeds(args, flat)
+            if feeds is not None:
+                return concrete._run(feeds)
+        tensors = apply_input_signature(self._spec, args, kwargs, self._name, _convert_to)
+        feeds = [feed_value(t) for t in nest.flatten(list(tensors))]
         return concrete._run(feeds)
 
     def _call_inline(self, args, kwargs):
@@ -286,7 +293,7 @@ class Function:
     def _find_or_trace(self, key, args, extra, why: str) -> "ConcreteFunction":
         best_key, best = None, None
         for k, c in self._traces:
-            if tt.is_subtype(key, k) and (best is None or tt.is_subtype(k, best_key)):
+            if tt.call_is_subtype(key, k) and (best is None or tt.call_is_subtype(k, best_key)):
                 best_key, best = k, c
         if best is not None:
             if len(self._cache) > 4096:
@@ -297,7 +304,7 @@ class Function:
         trace_key = key
         if self._reduce_retracing:
             for k, _ in reversed(self._traces):
-                sup = tt.common_supertype(key, k)
+                sup = tt.call_supertype(key, k)
                 if sup is not None:
                     trace_key = sup
                     break
@@ -310,14 +317,17 @@ class Function:
 
     def _forget_dead_traces(self) -> None:
         """Drops traces keyed by objects that were deleted (their key can never match again)."""
-        if any(not tt.is_alive(k) for k, _ in self._traces):
-            self._traces = [(k, c) for k, c in self._traces if tt.is_alive(k)]
-            self._cache = {k: c for k, c in self._cache.items() if tt.is_alive(k)}
+        if any(not tt.call_is_alive(k) for k, _ in self._traces):
+            self._traces = [(k, c) for k, c in self._traces if tt.call_is_alive(k)]
+            self._cache = {k: c for k, c in self._cache.items() if tt.call_is_alive(k)}
 
     def _explain(self, key, why: str) -> str:
         if why != "call":
             return why
         if not self._traces:
+            if self._detector.trace_calls:
+                return ("a new tf.function was made for the same Python function (its first call "
+                        "traces); create the tf.function once, outside the loop")
             return "it was the first call"
         old = self._traces[-1][0]
         n = len(self._spec.positional)
@@ -474,6 +484,24 @@ def _describe_value(value) -> str:
     return repr(value)
 
 
+def _fast_signature_feeds(args, flat):
+    """Feeds for eager tensors that fit a flat input signature exactly; None when in doubt."""
+    feeds = []
+    for a, (dtype, dims) in zip(args, flat):
+        if type(a) is not EagerTensor or a._dtype is not dtype:
+            return None
+        v = a._value
+        if dims is not None:
+            shape = getattr(v, "shape", ())
+            if len(shape) != len(dims):
+                return None
+            for d, s in zip(dims, shape):
+                if d is not None and d != s:
+                    return None
+        feeds.append(v)
+    return feeds
+
+
 def _convert_to(value, dtype):
     return convert_to_tensor(value, dtype=dtype)
 
@@ -481,15 +509,6 @@ def _convert_to(value, dtype):
 def _spec_as_value(value):
     """A TensorSpec given to get_concrete_function stands for a tensor of that type."""
     return value
-
-
-def _feed_value(t):
-    if isinstance(t, EagerTensor):
-        return t._value
-    if isinstance(t, SymbolicTensor):
-        from runtime.ops.core import leaked
-        raise leaked(t)
-    return t
 
 
 # -- building the graph's arguments and results --------------------------------------------------
@@ -567,221 +586,3 @@ def _close_outputs(result, function_name: str):
     structure = nest.pack_sequence_as(result, symbolic) if nest.is_nested(result) else symbolic[0] \
         if symbolic else result
     return structure, outputs
-
-
-# -- ConcreteFunction ----------------------------------------------------------------------------
-
-class ConcreteFunction:
-    """One trace: a Graph with a fixed input signature, and its compiled plan."""
-
-    def __init__(self, graph: Graph, plan, name: str, spec: FunctionSpec, key, arg_names,
-                 arg_specs, kwarg_specs, structured_outputs, flat_inputs, variables_created=0,
-                 function=None):
-        self.graph = graph
-        self._plan = plan
-        self._name = name
-        self._inference_name = f"__inference_{name}_{next(_inference_ids)}"
-        self._spec = spec
-        self._key = key
-        self._arg_names = list(arg_names)
-        self._arg_specs = arg_specs
-        self._kwarg_specs = kwarg_specs
-        self.structured_outputs = structured_outputs
-        self._flat_inputs = flat_inputs
-        self._variables_created = variables_created
-        self._function = function
-        self._run = self._make_runner()
-
-    # -- running ------------------------------------------------------------------------------
-    def _make_runner(self):
-        """The cache-hit path: run the plan and wrap its values, nothing else."""
-        plan = self._plan
-        structure = self.structured_outputs
-        dtypes = [o.dtype for o in self.graph.outputs]
-        if isinstance(structure, SymbolicTensor):
-            dtype = dtypes[0]
-            return lambda feeds: EagerTensor(plan(*feeds)[0], dtype)
-        if structure is None:
-            def run_none(feeds):
-                plan(*feeds)
-                return None
-            return run_none
-        template = nest.flatten(structure)
-        pack = nest.pack_sequence_as
-
-        def run(feeds):
-            values = iter(plan(*feeds))
-            it = iter(dtypes)
-            flat = [None if leaf is None else EagerTensor(next(values), next(it))
-                    for leaf in template]
-            return pack(structure, flat)
-        return run
-
-    def __call__(self, *args, **kwargs):
-        if context.current_graph() is not None:
-            raise NotImplementedError(
-                f"Calling ConcreteFunction {self._name} while another function is being traced "
-                "is not supported; call the tf.function itself (it inlines into the graph).")
-        try:
-            feeds = self._flat_feeds(args, kwargs)
-        except TypeError:
-            feeds = self._structured_feeds(args, kwargs)
-        return self._run(feeds)
-
-    def _flat_feeds(self, args, kwargs) -> list:
-        params = self._flat_inputs
-        names = [p[1] for p in params]
-        if len(args) > len(params):
-            raise TypeError(f"{self._flat_summary()} takes {len(params)} positional arguments, "
-                            f"got {len(args)}.")
-        unexpected = sorted(k for k in kwargs if k not in names[len(args):])
-        if unexpected:
-            raise TypeError(f"{self._flat_summary()} got unexpected keyword arguments: "
-                            f"{', '.join(unexpected)}.")
-        values = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
-        if len(values) != len(params):
-            missing = [n for n in names[len(values):]]
-            raise TypeError(f"{self._flat_summary()} missing required arguments: "
-                            f"{', '.join(missing)}.")
-        feeds = []
-        index = 0
-        for value, param in zip(values, params):
-            if param[0] == "variable":
-                if value is not param[2]():
-                    raise TypeError(f"{self._flat_summary()} was traced with another Variable "
-                                    f"for {param[1]}; call the tf.function to trace for this one.")
-                continue
-            feeds.append(self._check_tensor(value, param, index))
-            index += 1
-        return feeds
-
-    def _check_tensor(self, value, param, index: int):
-        _, name, dtype, shape = param
-        if not isinstance(value, Tensor):
-            if tt.is_variable(value):
-                value = value._as_tensor()
-            else:
-                try:
-                    value = convert_to_tensor(value, dtype_hint=dtype)
-                except (TypeError, ValueError) as e:
-                    raise TypeError(f"{self._flat_summary()}: cannot convert {value!r} for "
-                                    f"argument {name} to a {dtype.name} tensor: {e}") from None
-        if value.dtype != dtype:
-            raise dtype_mismatch(self._inference_name, index, dtype, value.dtype)
-        if not shape.is_compatible_with(value.shape):
-            raise InvalidArgumentError(
-                message=f"cannot compute {self._inference_name} as input #{index}(zero-based) "
-                        f"was expected to have shape {shape} but has shape {value.shape} "
-                        f"[Op:{self._inference_name}]")
-        return _feed_value(value)
-
-    def _structured_feeds(self, args, kwargs) -> list:
-        spec = self._spec
-        n = len(self._arg_specs)
-        bound = list(args[:n])
-        kwargs = dict(kwargs)
-        for name in self._arg_names[len(bound):n]:
-            if name in kwargs:
-                bound.append(kwargs.pop(name))
-            else:
-                bound.append(_TRACED)
-        if len(args) > n:
-            raise TypeError(f"{self._summary()} takes {n} positional arguments, got {len(args)}.")
-        extra = {k: kwargs.pop(k) if k in kwargs else _TRACED for k in self._kwarg_specs}
-        if kwargs:
-            raise TypeError(f"{self._summary()} got unexpected keyword arguments: "
-                            f"{', '.join(sorted(kwargs))}.")
-        feeds: list = []
-        for i, (value, name) in enumerate(zip(bound, self._arg_names)):
-            self._match(value, self._key[i], name, feeds)
-        if self._kwarg_specs:
-            extra_key = dict(self._key[len(self._arg_specs)][1])
-            for k, v in extra.items():
-                self._match(v, extra_key[k], k, feeds)
-        del spec
-        return feeds
-
-    def _match(self, value, key, path: str, feeds: list) -> None:
-        """Checks one argument against its traced key; appends its tensors to ``feeds``."""
-        tag = key[0]
-        if value is _TRACED:
-            if tag in (tt.LITERAL, tt.OBJECT, tt.CUSTOM, tt.VARIABLE):
-                return
-            raise TypeError(f"{self._summary()} missing required argument: {path}.")
-        if tag == tt.TENSOR:
-            param = ("tensor", path, as_dtype(key[1]), TensorShape(key[2]))
-            feeds.append(self._check_tensor(value, param, len(feeds)))
-            return
-        new = tt.make_key(value, [])
-        if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE, tt.DICT) and new[0] == tag:
-            if tag == tt.DICT:
-                if sorted(value, key=repr) != sorted(dict(key[1]), key=repr):
-                    raise self._mismatch(path, key, new)
-                parts = dict(key[1])
-                for k in tt._sorted_keys(value):
-                    self._match(value[k], parts[k], f"{path}[{k!r}]", feeds)
-                return
-            parts = key[1] if tag != tt.NAMEDTUPLE else key[2]
-            if len(parts) != len(value):
-                raise self._mismatch(path, key, new)
-            for j, (v, k) in enumerate(zip(value, parts)):
-                self._match(v, k, f"{path}[{j}]", feeds)
-            return
-        if not tt.is_subtype(new, key):
-            raise self._mismatch(path, key, new)
-
-    def _mismatch(self, path: str, old, new) -> TypeError:
-        def what(k):
-            if k[0] == tt.LITERAL:
-                return f"{k[1].__name__} value {k[2]!r}"
-            return tt.describe(k)
-        return TypeError(f"ConcreteFunction {self._summary()} was constructed with {what(old)} in "
-                         f"{path}, but was called with {what(new)}.")
-
-    # -- looking at it ------------------------------------------------------------------------
-    @property
-    def name(self) -> str:
-        return self._inference_name
-
-    @property
-    def structured_input_signature(self):
-        return (self._arg_specs, dict(self._kwarg_specs))
-
-    @property
-    def inputs(self) -> list:
-        return [SymbolicTensor(o) for o in self.graph.inputs]
-
-    @property
-    def outputs(self) -> list:
-        return [SymbolicTensor(o) for o in self.graph.outputs]
-
-    @property
-    def function_spec(self) -> FunctionSpec:
-        return self._spec
-
-    def _summary(self, default_values: bool = False) -> str:
-        return signature_summary(self._name, self._arg_names, self._arg_specs,
-                                 self._kwarg_specs, default_values)
-
-    def _flat_summary(self) -> str:
-        return f"{self._name}({', '.join(p[1] for p in self._flat_inputs)})"
-
-    def pretty_printed_signature(self, verbose: bool = True) -> str:
-        if not verbose:
-            return self._summary(default_values=True)
-        return pretty_signature(self._name, self._arg_names, self._arg_specs, self._kwarg_specs,
-                                self.structured_outputs)
-
-    def __str__(self) -> str:
-        return "ConcreteFunction " + self.pretty_printed_signature()
-
-    def __repr__(self) -> str:
-        return f"<ConcreteFunction {self._summary(default_values=True)} at {id(self):#X}>"
-
-
-class _Traced:
-    def __repr__(self) -> str:
-        return "<traced value>"
-
-
-_TRACED = _Traced()

@@ -140,12 +140,16 @@ def apply_input_signature(spec: FunctionSpec, args: tuple, kwargs: dict, name: s
             raise _signature_error(given, signature)
     out = []
     for value, sig in zip(bound, signature):
-        try:
-            nest.assert_same_structure(sig, value, check_types=False)
-        except ValueError:
-            raise _signature_error(given, signature) from None
+        if isinstance(sig, TensorSpec):
+            pairs = [(value, sig)]
+        else:
+            try:
+                nest.assert_same_structure(sig, value, check_types=False)
+            except ValueError:
+                raise _signature_error(given, signature) from None
+            pairs = list(zip(nest.flatten(value), nest.flatten(sig)))
         leaves = []
-        for leaf, leaf_spec in zip(nest.flatten(value), nest.flatten(sig)):
+        for leaf, leaf_spec in pairs:
             if not isinstance(leaf, Tensor):
                 try:
                     leaf = convert(leaf, leaf_spec.dtype)
@@ -154,7 +158,7 @@ def apply_input_signature(spec: FunctionSpec, args: tuple, kwargs: dict, name: s
             if not leaf_spec.is_compatible_with(leaf):
                 raise _signature_error(given, signature)
             leaves.append(leaf)
-        out.append(nest.pack_sequence_as(value, leaves) if nest.is_nested(value) else leaves[0])
+        out.append(leaves[0] if isinstance(sig, TensorSpec) else nest.pack_sequence_as(value, leaves))
     if len(out) < len(signature):
         raise _signature_error(given, signature)
     return tuple(out)

@@ -120,7 +120,8 @@ class EagerTensor(Tensor):
 def _numpy_text(tensor: EagerTensor, is_repr: bool = False) -> str:
     value = tensor.numpy()
     if isinstance(value, np.ndarray):
-        return repr(value) if is_repr else str(value)
+        text = repr(value) if is_repr else str(value)
+        return "\n" + text if "\n" in text else text  # as TensorFlow lays out matrices
     return repr(value) if isinstance(value, bytes) else str(value)
 
 
@@ -158,9 +159,13 @@ class SymbolicTensor(Tensor):
         return self._output.value
 
     def numpy(self):
-        raise NotImplementedError(
-            f"{self} is symbolic: it has no value while the function is being traced. "
-            "Return it from the tf.function to get its value, or use tf.print to see it.")
+        # TensorFlow's symbolic tensors have no ``numpy``: same exception and message (the
+        # guides print it), with the explanation attached as a note.
+        err = AttributeError("'Tensor' object has no attribute 'numpy'")
+        err.add_note(f"{self} is symbolic: it has no value while the function is being traced "
+                     "(or it leaked out of a tf.function). Return it from the tf.function to "
+                     "get its value, or use tf.print to see it.")
+        raise err
 
     def __bool__(self):
         raise OperatorNotAllowedInGraphError(

@@ -343,3 +343,27 @@ def spec_of(key, name: str | None = None):
     if key[0] != TENSOR:
         return None
     return TensorSpec(TensorShape(key[2]), as_dtype(key[1]), name)
+
+
+# ``tf.types.experimental.TraceType``: where user code finds the protocol's base class.
+class _Namespace:
+    def __init__(self, **entries):
+        self.__dict__.update(entries)
+
+
+types = _Namespace(experimental=_Namespace(TraceType=TraceType, TracingContext=TracingContext))
+
+
+# -- whole calls: a call's key is a tuple of per-argument keys ------------------------------
+
+def call_is_subtype(a: tuple, b: tuple) -> bool:
+    return a == b or is_subtype((TUPLE, a), (TUPLE, b))
+
+
+def call_supertype(a: tuple, b: tuple):
+    sup = common_supertype((TUPLE, a), (TUPLE, b))
+    return None if sup is None else sup[1]
+
+
+def call_is_alive(key: tuple) -> bool:
+    return is_alive((TUPLE, key))

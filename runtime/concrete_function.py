@@ -1,0 +1,250 @@
+"""``ConcreteFunction``: one trace of a Function — a Graph, its compiled plan, its signature.
+
+Calling it runs the plan. Arguments are matched first against the flat
+signature (the tensor inputs, by position or name) and then against the
+structured one (the Python function's parameters, where Python values must
+equal the traced ones), as TensorFlow does, with TensorFlow's messages.
+"""
+from __future__ import annotations
+
+import itertools
+
+from graph.dtypes import as_dtype
+from graph.errors import InvalidArgumentError
+from graph.ir import Graph
+from graph.shapes import TensorShape
+from runtime import context, nest
+from runtime import trace_type as tt
+from runtime.ops.core import convert_to_tensor
+from runtime.signature import (FunctionSpec, dtype_mismatch, pretty_signature,
+                               signature_summary)
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+_inference_ids = itertools.count(1)
+
+
+def feed_value(t):
+    if isinstance(t, EagerTensor):
+        return t._value
+    if isinstance(t, SymbolicTensor):
+        from runtime.ops.core import leaked
+        raise leaked(t)
+    return t
+
+
+# -- ConcreteFunction ----------------------------------------------------------------------------
+
+class ConcreteFunction:
+    """One trace: a Graph with a fixed input signature, and its compiled plan."""
+
+    def __init__(self, graph: Graph, plan, name: str, spec: FunctionSpec, key, arg_names,
+                 arg_specs, kwarg_specs, structured_outputs, flat_inputs, variables_created=0,
+                 function=None):
+        self.graph = graph
+        self._plan = plan
+        self._name = name
+        self._inference_name = f"__inference_{name}_{next(_inference_ids)}"
+        self._spec = spec
+        self._key = key
+        self._arg_names = list(arg_names)
+        self._arg_specs = arg_specs
+        self._kwarg_specs = kwarg_specs
+        self.structured_outputs = structured_outputs
+        self._flat_inputs = flat_inputs
+        self._variables_created = variables_created
+        self._function = function
+        self._run = self._make_runner()
+
+    # -- running ------------------------------------------------------------------------------
+    def _make_runner(self):
+        """The cache-hit path: run the plan and wrap its values, nothing else."""
+        plan = self._plan
+        structure = self.structured_outputs
+        dtypes = [o.dtype for o in self.graph.outputs]
+        if isinstance(structure, SymbolicTensor):
+            dtype = dtypes[0]
+            return lambda feeds: EagerTensor(plan(*feeds)[0], dtype)
+        if structure is None:
+            def run_none(feeds):
+                plan(*feeds)
+                return None
+            return run_none
+        template = nest.flatten(structure)
+        pack = nest.pack_sequence_as
+
+        def run(feeds):
+            values = iter(plan(*feeds))
+            it = iter(dtypes)
+            flat = [None if leaf is None else EagerTensor(next(values), next(it))
+                    for leaf in template]
+            return pack(structure, flat)
+        return run
+
+    def __call__(self, *args, **kwargs):
+        if context.current_graph() is not None:
+            raise NotImplementedError(
+                f"Calling ConcreteFunction {self._name} while another function is being traced "
+                "is not supported; call the tf.function itself (it inlines into the graph).")
+        try:
+            feeds = self._flat_feeds(args, kwargs)
+        except TypeError:
+            feeds = self._structured_feeds(args, kwargs)
+        return self._run(feeds)
+
+    def _flat_feeds(self, args, kwargs) -> list:
+        params = self._flat_inputs
+        names = [p[1] for p in params]
+        if len(args) > len(params):
+            raise TypeError(f"{self._flat_summary()} takes {len(params)} positional arguments, "
+                            f"got {len(args)}.")
+        unexpected = sorted(k for k in kwargs if k not in names[len(args):])
+        if unexpected:
+            raise TypeError(f"{self._flat_summary()} got unexpected keyword arguments: "
+                            f"{', '.join(unexpected)}.")
+        values = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
+        if len(values) != len(params):
+            missing = [n for n in names[len(values):]]
+            raise TypeError(f"{self._flat_summary()} missing required arguments: "
+                            f"{', '.join(missing)}.")
+        feeds = []
+        index = 0
+        for value, param in zip(values, params):
+            if param[0] == "variable":
+                if value is not param[2]():
+                    raise TypeError(f"{self._flat_summary()} was traced with another Variable "
+                                    f"for {param[1]}; call the tf.function to trace for this one.")
+                continue
+            feeds.append(self._check_tensor(value, param, index))
+            index += 1
+        return feeds
+
+    def _check_tensor(self, value, param, index: int):
+        _, name, dtype, shape = param
+        if not isinstance(value, Tensor):
+            if tt.is_variable(value):
+                value = value._as_tensor()
+            else:
+                try:
+                    value = convert_to_tensor(value, dtype_hint=dtype)
+                except (TypeError, ValueError) as e:
+                    raise TypeError(f"{self._flat_summary()}: cannot convert {value!r} for "
+                                    f"argument {name} to a {dtype.name} tensor: {e}") from None
+        if value.dtype != dtype:
+            raise dtype_mismatch(self._inference_name, index, dtype, value.dtype)
+        if not shape.is_compatible_with(value.shape):
+            raise InvalidArgumentError(
+                message=f"cannot compute {self._inference_name} as input #{index}(zero-based) "
+                        f"was expected to have shape {shape} but has shape {value.shape} "
+                        f"[Op:{self._inference_name}]")
+        return feed_value(value)
+
+    def _structured_feeds(self, args, kwargs) -> list:
+        spec = self._spec
+        n = len(self._arg_specs)
+        bound = list(args[:n])
+        kwargs = dict(kwargs)
+        for name in self._arg_names[len(bound):n]:
+            if name in kwargs:
+                bound.append(kwargs.pop(name))
+            else:
+                bound.append(_TRACED)
+        if len(args) > n:
+            raise TypeError(f"{self._summary()} takes {n} positional arguments, got {len(args)}.")
+        extra = {k: kwargs.pop(k) if k in kwargs else _TRACED for k in self._kwarg_specs}
+        if kwargs:
+            raise TypeError(f"{self._summary()} got unexpected keyword arguments: "
+                            f"{', '.join(sorted(kwargs))}.")
+        feeds: list = []
+        for i, (value, name) in enumerate(zip(bound, self._arg_names)):
+            self._match(value, self._key[i], name, feeds)
+        if self._kwarg_specs:
+            extra_key = dict(self._key[len(self._arg_specs)][1])
+            for k, v in extra.items():
+                self._match(v, extra_key[k], k, feeds)
+        del spec
+        return feeds
+
+    def _match(self, value, key, path: str, feeds: list) -> None:
+        """Checks one argument against its traced key; appends its tensors to ``feeds``."""
+        tag = key[0]
+        if value is _TRACED:
+            if tag in (tt.LITERAL, tt.OBJECT, tt.CUSTOM, tt.VARIABLE):
+                return
+            raise TypeError(f"{self._summary()} missing required argument: {path}.")
+        if tag == tt.TENSOR:
+            param = ("tensor", path, as_dtype(key[1]), TensorShape(key[2]))
+            feeds.append(self._check_tensor(value, param, len(feeds)))
+            return
+        new = tt.make_key(value, [])
+        if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE, tt.DICT) and new[0] == tag:
+            if tag == tt.DICT:
+                if sorted(value, key=repr) != sorted(dict(key[1]), key=repr):
+                    raise self._mismatch(path, key, new)
+                parts = dict(key[1])
+                for k in tt._sorted_keys(value):
+                    self._match(value[k], parts[k], f"{path}[{k!r}]", feeds)
+                return
+            parts = key[1] if tag != tt.NAMEDTUPLE else key[2]
+            if len(parts) != len(value):
+                raise self._mismatch(path, key, new)
+            for j, (v, k) in enumerate(zip(value, parts)):
+                self._match(v, k, f"{path}[{j}]", feeds)
+            return
+        if not tt.is_subtype(new, key):
+            raise self._mismatch(path, key, new)
+
+    def _mismatch(self, path: str, old, new) -> TypeError:
+        def what(k):
+            if k[0] == tt.LITERAL:
+                return f"{k[1].__name__} value {k[2]!r}"
+            return tt.describe(k)
+        return TypeError(f"ConcreteFunction {self._summary()} was constructed with {what(old)} in "
+                         f"{path}, but was called with {what(new)}.")
+
+    # -- looking at it ------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._inference_name
+
+    @property
+    def structured_input_signature(self):
+        return (self._arg_specs, dict(self._kwarg_specs))
+
+    @property
+    def inputs(self) -> list:
+        return [SymbolicTensor(o) for o in self.graph.inputs]
+
+    @property
+    def outputs(self) -> list:
+        return [SymbolicTensor(o) for o in self.graph.outputs]
+
+    @property
+    def function_spec(self) -> FunctionSpec:
+        return self._spec
+
+    def _summary(self, default_values: bool = False) -> str:
+        return signature_summary(self._name, self._arg_names, self._arg_specs,
+                                 self._kwarg_specs, default_values)
+
+    def _flat_summary(self) -> str:
+        return f"{self._name}({', '.join(p[1] for p in self._flat_inputs)})"
+
+    def pretty_printed_signature(self, verbose: bool = True) -> str:
+        if not verbose:
+            return self._summary(default_values=True)
+        return pretty_signature(self._name, self._arg_names, self._arg_specs, self._kwarg_specs,
+                                self.structured_outputs)
+
+    def __str__(self) -> str:
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def __repr__(self) -> str:
+        return f"<ConcreteFunction {self._summary(default_values=True)} at {id(self):#X}>"
+
+
+class _Traced:
+    def __repr__(self) -> str:
+        return "<traced value>"
+
+
+_TRACED = _Traced()
