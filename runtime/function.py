@@ -562,7 +562,21 @@ class _ArgumentBuilder:
         if tag == tt.DICT and isinstance(value, dict):
             parts = dict(key[1])
             return {k: self.signature_of(value[k], parts[k], str(k)) for k in value}
+        if tag in (tt.OBJECT, tt.VARIABLE, tt.CUSTOM):
+            return _Described(repr(value))  # never keep the object alive through a trace
         return value
+
+
+class _Described:
+    """Stands for a traced Python object in a signature: prints as it did, holds nothing."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 def _close_outputs(result, function_name: str):
