@@ -32,6 +32,10 @@ DEFAULT: tuple[Pass, ...] = (
     hoisting.run,
     _prune.run,            # last: drops what the others left unused
 )
+PASSES: dict[str, Pass] = {
+    "identity": identity.run, "algebraic": algebraic.run, "constant_folding": constant_folding.run,
+    "cse": cse.run, "hoisting": hoisting.run, "prune": _prune.run,
+}  # by name, for callers that let users pick passes
 MAX_ROUNDS = 4
 
 
@@ -47,6 +51,6 @@ def optimize(graph: Graph, passes: Sequence[Pass] = DEFAULT) -> Graph:
     return graph
 
 
-__all__ = ["optimize", "DEFAULT", "copy_graph", "prune", "fold_constants",
+__all__ = ["optimize", "DEFAULT", "PASSES", "copy_graph", "prune", "fold_constants",
            "eliminate_common_subexpressions", "remove_identities", "simplify",
            "hoist_loop_invariants"]
