@@ -64,13 +64,22 @@ def _equality_rule(op: str):
         expect_arity(op, inputs, 2)
         same_dtype(op, inputs)
         a, b = inputs[0].shape, inputs[1].shape
-        if not (a.is_fully_defined() and b.is_fully_defined()):
-            return [TensorType(bool_, TensorShape(None))]
         try:
-            return [TensorType(bool_, broadcast(op, inputs[0], inputs[1]))]
-        except InvalidArgumentError:
+            shape = broadcast(op, inputs[0], inputs[1])
+        except InvalidArgumentError:  # known not to broadcast: the scalar answer
             return [TensorType(bool_, TensorShape([]))]
+        if a.rank is None or b.rank is None or not _surely_broadcasts(a, b):
+            return [TensorType(bool_, TensorShape(None))]  # decided when it runs
+        return [TensorType(bool_, shape)]
     return infer
+
+
+def _surely_broadcasts(a: TensorShape, b: TensorShape) -> bool:
+    """True when shapes broadcast whatever values their unknown dimensions take."""
+    for p, q in zip(reversed(a.as_tuple()), reversed(b.as_tuple())):
+        if not (p == 1 or q == 1 or (p is not None and p == q)):
+            return False
+    return True
 
 
 # -- kernels that need more than a ufunc -------------------------------------------

@@ -359,3 +359,16 @@ def test_string_format_and_join():
     s = np.empty((), object)
     s[()] = b"z"
     assert run_op("StringJoin", [a, s], {"separator": "-"}).tolist() == [b"a-z", b"b-z"]
+
+
+def test_equality_shape_when_broadcasting_is_decided_at_run_time():
+    g = Graph("t")
+
+    def ph(shape):
+        return g.add_node("Placeholder", attrs={"dtype": dtypes.int32,
+                                                "shape": TensorShape(shape)}).output(0)
+    loose = {"incompatible_shape_error": False}
+    assert g.add_node("Equal", [ph([None, 3]), ph([])], loose).outputs[0].shape == TensorShape([None, 3])
+    assert g.add_node("Equal", [ph([None]), ph([None])], loose).outputs[0].shape.rank is None
+    assert g.add_node("Equal", [ph([2]), ph([3])], loose).outputs[0].shape == TensorShape([])
+    assert g.add_node("Equal", [ph([None]), ph([None])], {}).outputs[0].shape == TensorShape([None])

@@ -244,3 +244,29 @@ def test_math_namespace_module_is_importable():
     assert m.reduce_sum is tf.reduce_sum and m.log is tf.math.log and m.argmax is not None
     assert tf.math.argmax(tf.constant([1, 5, 2])).numpy() == 1
     assert tf.add_n([tf.constant(1), tf.constant(2), 3]).numpy() == 6
+
+
+# -- property: any broadcastable pair of shapes, eager == staged == numpy ------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+_OPS = {"add": (tf.add, np.add), "subtract": (tf.subtract, np.subtract),
+        "multiply": (tf.multiply, np.multiply), "maximum": (tf.maximum, np.maximum),
+        "greater": (tf.greater, np.greater), "equal": (tf.equal, np.equal),
+        "floordiv": (tf.math.floordiv, np.floor_divide)}
+
+
+@settings(max_examples=40, deadline=None)
+@given(shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3),
+       op=st.sampled_from(sorted(_OPS)), dtype=st.sampled_from([np.int32, np.float32]),
+       data=st.data())
+def test_broadcasting_property(shapes, op, dtype, data):
+    elements = st.integers(1, 50) if dtype == np.int32 else st.floats(0.5, 50, width=32)
+    x = data.draw(hnp.arrays(dtype, shapes.input_shapes[0], elements=elements))
+    y = data.draw(hnp.arrays(dtype, shapes.input_shapes[1], elements=elements))
+    fn, ref = _OPS[op]
+    out = assert_same(fn, x, y)
+    expected = ref(x, y)
+    assert np.shape(out) == shapes.result_shape and np.asarray(out).dtype == expected.dtype
+    np.testing.assert_array_equal(out, expected)
