@@ -198,9 +198,41 @@ def _build_add(node, compile_subgraph):
     return _add if node.outputs[0].dtype.is_string else np.add
 
 
+def _build_checked_division(ufunc, checked):
+    """The bare ufunc when the divisor can never be an integer zero (floats, or a
+    nonzero constant): on loop counters the check costs more than the op itself."""
+    def build(node, compile_subgraph):
+        y = node.inputs[1]
+        if not y.dtype.is_integer or (y.value is not None and np.all(np.asarray(y.value) != 0)):
+            return ufunc
+        return checked
+    return build
+
+
+def _build_equality(ufunc, kernel):
+    """The bare ufunc unless shapes may fail to broadcast with incompatible_shape_error=False."""
+    def build(node, compile_subgraph):
+        strict = node.attrs.get("incompatible_shape_error", True)
+        a, b = node.inputs[0].shape, node.inputs[1].shape
+        if not strict and a.is_fully_defined() and b.is_fully_defined():
+            try:
+                np.broadcast_shapes(a.as_tuple(), b.as_tuple())
+                strict = True
+            except ValueError:
+                pass
+        if strict:
+            return ufunc
+        return lambda x, y: kernel(x, y, incompatible_shape_error=False)
+    return build
+
+
+_DIVISION_BUILDS = {"FloorDiv": _build_checked_division(np.floor_divide, _floordiv),
+                    "FloorMod": _build_checked_division(np.remainder, _floormod)}
+
+
 for _name, (_kernel, _allowed, _hint) in _BINARY.items():
     register_op(_name, binary_rule(_name, _allowed, hint=_hint), _kernel,
-                build=_build_add if _name == "AddV2" else None)
+                build=_build_add if _name == "AddV2" else _DIVISION_BUILDS.get(_name))
 for _name, _kernel in _COMPARISONS.items():
     register_op(_name, binary_rule(_name, "fi", bool_), _kernel)
 for _name, (_kernel, _allowed, _hint) in _UNARY.items():
@@ -209,9 +241,11 @@ for _name, _kernel in _TRUTH.items():
     register_op(_name, binary_rule(_name, "b"), _kernel)
 register_op("LogicalNot", unary_rule("LogicalNot", "b"), np.logical_not)
 register_op("Equal", _equality_rule("Equal"), _equality(np.equal, False),
-            kernel_attrs=("incompatible_shape_error",))
+            kernel_attrs=("incompatible_shape_error",),
+            build=_build_equality(np.equal, _equality(np.equal, False)))
 register_op("NotEqual", _equality_rule("NotEqual"), _equality(np.not_equal, True),
-            kernel_attrs=("incompatible_shape_error",))
+            kernel_attrs=("incompatible_shape_error",),
+            build=_build_equality(np.not_equal, _equality(np.not_equal, True)))
 
 
 # -- MatMul / BatchMatMulV2 ---------------------------------------------------------
