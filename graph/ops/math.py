@@ -14,7 +14,7 @@ from graph import dtypes
 from graph.dtypes import DType, as_dtype, bool_, int64
 from graph.errors import InvalidArgumentError
 from graph.ir import TensorType
-from graph.ops.infer import broadcast, check_dtype, expect_arity, same_dtype
+from graph.ops.infer import broadcast, expect_arity, same_dtype
 from graph.registry import register_op
 from graph.shapes import TensorShape
 

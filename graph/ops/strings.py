@@ -145,10 +145,6 @@ def scalar_string(text) -> np.ndarray:
     return out
 
 
-def _to_object_array(value) -> np.ndarray:
-    return value if isinstance(value, np.ndarray) else scalar_string(value)
-
-
 # -- StringFormat -----------------------------------------------------------------
 
 def _format_infer(inputs, attrs):
