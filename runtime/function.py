@@ -187,6 +187,7 @@ class Function:
                 isinstance(s, TensorSpec) for s in self._input_signature):
             self._flat_signature = [(s.dtype, s.shape.as_tuple()) for s in self._input_signature]
         self._traced_before = False
+        self._trace_count = 0
         self._bound: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
         self._detector = _detector_for(python_function)
         self._calls = 0
@@ -216,7 +217,7 @@ class Function:
 
     def experimental_get_tracing_count(self) -> int:
         """How many graphs this Function has traced."""
-        return len(self._traces) + (self._signature_concrete is not None)
+        return self._trace_count
 
     def __repr__(self) -> str:
         return f"<tf.function {self._name} at {id(self):#x}>"
@@ -397,6 +398,7 @@ class Function:
                 f"{self._name} recursed too deeply while being traced ({e}). Recursive "
                 "tf.functions are not supported; rewrite the recursion as a loop.") from e
         self._traced_before = True
+        self._trace_count += 1
         self.trace_log.append(TraceRecord(self._calls, concrete._summary(), reason))
         if reason != "get_concrete_function":
             self._detector.traced(repr(self._python_function), reason)
