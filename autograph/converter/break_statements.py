@@ -1,0 +1,48 @@
+"""``break`` → ``break_ = True``; the loop stops when the flag is set.
+
+A ``while`` loop's test becomes ``not break_ and test``; a ``for`` loop gets
+the extra test ``not break_`` that ``for_stmt`` checks before each
+iteration. The loop's ``else`` clause becomes ``if not break_:`` after it
+(or plain statements when the loop has no ``break``).
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.converter import jumps, templates
+from autograph.converter.transformer import Transformer, user_functions
+
+
+class BreakTransformer(Transformer):
+    def visit_FunctionDef(self, node):
+        return node  # each function is handled on its own
+
+    def _loop(self, node):
+        node.body = self.visit_block(node.body)
+        node.orelse = self.visit_block(node.orelse)
+        if not jumps.contains(node.body, gast.Break, into_loops=False):
+            if node.orelse:
+                orelse, node.orelse = node.orelse, []
+                return [node] + orelse
+            return node
+        flag = self.ctx.namer.new("break_")
+        lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Break),
+                                       lambda s: templates.replace("flag = True", flag=flag),
+                                       flag, into_loops=False)
+        node.body = lowering.block(node.body) or [gast.Pass()]
+        jumps.add_loop_condition(node, flag)
+        init = templates.located(templates.replace("flag = False", flag=flag), node)
+        after = []
+        if node.orelse:
+            after = templates.located(
+                templates.replace("if not flag:\n    orelse", flag=flag, orelse=node.orelse), node)
+            node.orelse = []
+        return init + [node] + after
+
+    visit_While = visit_For = _loop
+
+
+def transform(tree, ctx):
+    for fn in user_functions(tree):
+        fn.body = BreakTransformer(ctx).visit_block(fn.body)
+    return tree

@@ -1,0 +1,73 @@
+"""Calls → ``ag__.converted_call(f, args, kwargs)``.
+
+``converted_call`` decides at run time: user functions are converted too,
+library functions run as they are, and some builtins get tensor-aware
+versions. Calls of builtins that need no conversion (``print``, ``str``,
+exception classes...) stay plain calls, so converted code reads like the
+user's. ``print`` stays Python's print: it runs while tracing, as in
+TensorFlow.
+"""
+from __future__ import annotations
+
+import builtins
+
+import gast
+
+from autograph.converter import templates
+from autograph.converter.transformer import Transformer
+
+PLAIN_BUILTINS = frozenset(
+    ["print", "repr", "str", "hasattr", "getattr", "setattr", "delattr", "id", "type",
+     "callable", "iter", "next", "list", "tuple", "dict", "set", "frozenset", "sorted",
+     "reversed", "divmod", "round", "hash", "vars", "dir", "format", "chr", "ord", "bytes",
+     "object", "super", "isinstance", "issubclass", "min", "max", "sum", "any", "all", "map",
+     "filter", "bool", "slice", "property", "staticmethod", "classmethod", "open", "globals",
+     "locals", "eval", "exec", "complex", "bytearray", "memoryview", "pow", "ascii", "bin",
+     "hex", "oct", "input"]
+    + [n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)])
+
+
+def _bound_names(tree) -> set[str]:
+    out = set()
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param, gast.Del)):
+            out.add(node.id)
+        elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, gast.alias):
+            out.add(node.asname or node.name.split(".")[0])
+    return out
+
+
+class CallTreeTransformer(Transformer):
+    def __init__(self, ctx, shadowed: set[str]):
+        super().__init__(ctx)
+        self.shadowed = shadowed
+
+    def _plain(self, func) -> bool:
+        if isinstance(func, gast.Name):
+            return func.id in PLAIN_BUILTINS and func.id not in self.shadowed
+        if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
+            return func.value.id == "ag__"
+        return False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if self._plain(node.func):
+            return node
+        args = gast.Tuple(elts=node.args, ctx=gast.Load())
+        if node.keywords:
+            kwargs = gast.Dict(
+                keys=[None if k.arg is None else gast.Constant(value=k.arg, kind=None)
+                      for k in node.keywords],
+                values=[k.value for k in node.keywords])
+        else:
+            kwargs = gast.Constant(value=None, kind=None)
+        new = templates.replace_as_expression("ag__.converted_call(func, args, kwargs)",
+                                              func=node.func, args=args, kwargs=kwargs)
+        return templates.located(new, node)
+
+
+def transform(tree, ctx):
+    shadowed = _bound_names(tree) | {n for n in PLAIN_BUILTINS if n in ctx.globals}
+    return CallTreeTransformer(ctx, shadowed).visit(tree)

@@ -1,0 +1,35 @@
+"""``continue`` → ``continue_ = True``; the rest of the iteration runs under a guard."""
+from __future__ import annotations
+
+import gast
+
+from autograph.converter import jumps, templates
+from autograph.converter.transformer import Transformer, user_functions
+
+
+class ContinueTransformer(Transformer):
+    def visit_FunctionDef(self, node):
+        return node
+
+    def _loop(self, node):
+        node.body = self.visit_block(node.body)
+        if not jumps.contains(node.body, gast.Continue, into_loops=False):
+            return node
+        flag = self.ctx.namer.new("continue_")
+        lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Continue),
+                                       lambda s: templates.replace("flag = True", flag=flag),
+                                       flag, into_loops=False)
+        body = lowering.block(node.body)
+        if lowering.guarded:
+            body = templates.located(templates.replace("flag = False", flag=flag), node) + body
+        node.body = body or [gast.Pass()]
+        return node
+
+    visit_While = visit_For = _loop
+
+
+def transform(tree, ctx):
+    for fn in user_functions(tree):
+        fn.body = ContinueTransformer(ctx).visit_block(fn.body)
+        jumps.remove_unread_flag(fn, "continue_")
+    return tree

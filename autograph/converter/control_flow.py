@@ -1,0 +1,145 @@
+"""``if``/``while``/``for`` → ``ag__.if_stmt``/``while_stmt``/``for_stmt`` calls.
+
+Each statement becomes nested functions (branches, loop body, loop test)
+and one call. Its state (see ``state.py``) is chosen from the dataflow
+annotations, so a staged loop carries only what it must. Reads of a name
+that may be unassigned go through ``ag__.ld`` for a clear error. Inner
+statements are converted first; each function of the user's (nested ones
+too) is analysed on its own.
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.converter import state as st
+from autograph.converter import templates
+from autograph.converter.dataflow import FunctionAnalysis
+from autograph.converter.transformer import Transformer, user_functions
+
+
+class _LoadChecks(gast.NodeTransformer):
+    """Wraps loads of maybe-unassigned names in ``ag__.ld``."""
+
+    def visit_Name(self, node):
+        if getattr(node, "ag_maybe_undefined", False):
+            return templates.located(templates.replace_as_expression("ag__.ld(x)", x=node), node)
+        return node
+
+    def visit_FunctionDef(self, node):
+        return node  # nested functions are checked with their own analysis
+
+    visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+
+class ControlFlowTransformer(Transformer):
+    def __init__(self, ctx, fa: FunctionAnalysis):
+        super().__init__(ctx)
+        self.fa = fa
+
+    def visit_FunctionDef(self, node):
+        return node  # converted separately
+
+    visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+    # -- if ---------------------------------------------------------------------------------
+
+    def visit_If(self, node):
+        outputs = st.select_state(node, node.ag_live_out, self.fa)
+        inside = node.ag_live_body_in | node.ag_live_orelse_in
+        extra = [s for s in st.select_state(node, inside, self.fa) if s not in outputs]
+        names = outputs + extra
+        node.body = self.visit_block(node.body)
+        node.orelse = self.visit_block(node.orelse)
+        namer = self.ctx.namer
+        decls = st.declarations(names, self.fa)
+        body_name = namer.new("if_body")
+        stmts = [st.function(body_name, [], decls, node.body)]
+        orelse_name = None
+        if node.orelse:
+            orelse_name = namer.new("else_body")
+            stmts.append(st.function(orelse_name, [], decls, node.orelse))
+        call_args = dict(test=node.test, body=body_name,
+                         orelse=orelse_name or gast.Constant(value=None, kind=None))
+        if names:
+            accessors, get_name, set_name = st.accessors(names, self.fa, namer)
+            stmts = accessors + stmts
+            template = "ag__.if_stmt(test, body, orelse, get_state, set_state, names)"
+            if extra:
+                template = "ag__.if_stmt(test, body, orelse, get_state, set_state, names, nouts)"
+            call = templates.replace(template, get_state=get_name, set_state=set_name,
+                                     names=st.names_tuple(names),
+                                     nouts=gast.Constant(value=len(outputs), kind=None),
+                                     **call_args)
+        else:
+            call = templates.replace("ag__.if_stmt(test, body, orelse)", **call_args)
+        inits = st.undefined_inits(names, node.ag_maybe_defined_in, self.fa)
+        return templates.located(inits + stmts + call, node)
+
+    # -- loops --------------------------------------------------------------------------------
+
+    def _loop_state(self, node) -> list[str]:
+        names = st.select_state(node, node.ag_live_head, self.fa)
+        for stmt in gast.walk(gast.Module(body=node.body, type_ignores=[])):
+            if isinstance(stmt, gast.Delete):
+                for t in stmt.targets:
+                    if isinstance(t, gast.Name) and t.id in names:
+                        raise self.ctx.error(stmt, f"`del {t.id}` deletes a variable the loop "
+                                                   "carries from one iteration to the next, which "
+                                                   "a staged loop cannot do. Assign it a new "
+                                                   "value instead of deleting it.")
+        return names
+
+    def _loop_call(self, node, template, names, stmts, **kwargs):
+        namer = self.ctx.namer
+        if names:
+            accessors, get_name, set_name = st.accessors(names, self.fa, namer)
+            stmts = accessors + stmts
+            call = templates.replace(template + ", get_state, set_state, names)",
+                                     get_state=get_name, set_state=set_name,
+                                     names=st.names_tuple(names), **kwargs)
+        else:
+            call = templates.replace(template + ")", **kwargs)
+        inits = st.undefined_inits(names, node.ag_maybe_defined_in, self.fa)
+        return templates.located(inits + stmts + call, node)
+
+    def visit_While(self, node):
+        names = self._loop_state(node)
+        node.body = self.visit_block(node.body)
+        namer = self.ctx.namer
+        decls = st.declarations(names, self.fa)
+        body_name, test_name = namer.new("loop_body"), namer.new("loop_test")
+        body = st.function(body_name, [], decls, node.body)
+        test = st.function(test_name, [], [], templates.replace("return test", test=node.test))
+        return self._loop_call(node, "ag__.while_stmt(loop_test, loop_body", names,
+                               [body, test], loop_test=test_name, loop_body=body_name)
+
+    def visit_For(self, node):
+        names = self._loop_state(node)
+        extra = getattr(node, "ag_extra_test", None)
+        node.body = self.visit_block(node.body)
+        namer = self.ctx.namer
+        decls = st.declarations(names, self.fa)
+        body_name = namer.new("loop_body")
+        if isinstance(node.target, gast.Name) and node.target.id not in names:
+            param, body = node.target.id, node.body
+        else:
+            param = namer.new("itr")
+            body = templates.replace("target = itr", target=node.target, itr=param) + node.body
+        stmts = [st.function(body_name, [param], decls, body)]
+        extra_name = gast.Constant(value=None, kind=None)
+        if extra is not None:
+            extra_name = namer.new("extra_test")
+            stmts.append(st.function(extra_name, [], [],
+                                     templates.replace("return test", test=extra)))
+        return self._loop_call(node, "ag__.for_stmt(iterable, extra_test, loop_body", names,
+                               stmts, iterable=node.iter, extra_test=extra_name,
+                               loop_body=body_name)
+
+
+def transform(tree, ctx):
+    for fn in user_functions(tree):
+        fa = FunctionAnalysis(fn)
+        fn.body = [_LoadChecks().visit(s) for s in fn.body]
+        fn.body = ControlFlowTransformer(ctx, fa).visit_block(fn.body)
+    return tree
+

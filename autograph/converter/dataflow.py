@@ -1,0 +1,213 @@
+"""Liveness and definedness over one function's structured statements.
+
+The control-flow converter asks, for each ``if``/``while``/``for``: which of
+the names it modifies are live after it or read inside it before being
+assigned (its state), and which are surely defined on entry (the others get
+an ``Undefined`` placeholder). Loads of names that may be unassigned are
+marked so that ``ag__.ld`` checks them. The analyses walk the structured
+tree directly (no CFG): by the time they run, ``break``/``continue``/
+``return`` inside loops and branches are already lowered to flag variables.
+Results are annotations on the nodes (``ag_live_out``, ``ag_defined_in``...).
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.converter.activity import (modified_names, nested_scope_reads, reads,
+                                          scope_declarations, target_names)
+
+_NESTED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+def _params(fn) -> list[str]:
+    if isinstance(fn, gast.Lambda):
+        return []
+    a = fn.args
+    names = [x.id for x in a.posonlyargs + a.args + a.kwonlyargs]
+    return names + [x.id for x in (a.vararg, a.kwarg) if x is not None]
+
+
+def _with_targets(node) -> list[str]:
+    names: list[str] = []
+    for item in node.items:
+        if item.optional_vars is not None:
+            target_names(item.optional_vars, names)
+    return names
+
+
+class FunctionAnalysis:
+    """Annotates the statements of one function (not of functions nested in it)."""
+
+    def __init__(self, fn):
+        self.globals, self.nonlocals = scope_declarations(fn)
+        self.params = set(_params(fn))
+        self.locals = (set(modified_names(fn.body)) | self.params) - self.globals - self.nonlocals
+        # Names whose value can be observed after the function returns, or by closures.
+        self.escaping = self.globals | self.nonlocals | nested_scope_reads(fn)
+        self._live_block(fn.body, set(self.escaping))
+        self._defined_block(fn.body, set(self.params))
+        self._may_block(fn.body, set(self.params))
+
+    # -- liveness (backward) ----------------------------------------------------------------
+
+    def _live_block(self, stmts, out: set) -> set:
+        live = out
+        for s in reversed(stmts):
+            live = self._live_stmt(s, live)
+        return live
+
+    def _live_stmt(self, s, out: set) -> set:
+        if isinstance(s, gast.If):
+            s.ag_live_out = out
+            s.ag_live_body_in = self._live_block(s.body, out)
+            s.ag_live_orelse_in = self._live_block(s.orelse, out)
+            return reads(s.test) | s.ag_live_body_in | s.ag_live_orelse_in
+        if isinstance(s, (gast.While, gast.For)):
+            s.ag_live_out = out
+            if isinstance(s, gast.While):
+                test, kills, entry = reads(s.test), set(), set()
+            else:
+                extra = getattr(s, "ag_extra_test", None)
+                test = reads(extra) if extra is not None else set()
+                kills, entry = set(target_names(s.target, [])), reads(s.iter)
+            orelse = self._live_block(s.orelse, out)
+            head = test | out | orelse
+            for _ in range(len(s.body) + 8):
+                body_in = self._live_block(s.body, head) - kills
+                new = test | out | orelse | body_in
+                if new == head:
+                    break
+                head = new
+            s.ag_live_head = head
+            return head | entry
+        if isinstance(s, gast.With):
+            kills = set(_with_targets(s))
+            body_in = self._live_block(s.body, out)
+            return reads([i.context_expr for i in s.items]) | (body_in - kills)
+        if isinstance(s, gast.Try):
+            final = self._live_block(s.finalbody, out)
+            handlers = set()
+            for h in s.handlers:
+                h_in = self._live_block(h.body, final)
+                handlers |= (h_in - {h.name.id} if isinstance(h.name, gast.Name) else h_in)
+                if h.type is not None:
+                    handlers |= reads(h.type)
+            orelse = self._live_block(s.orelse, final)
+            body_in = self._live_block(s.body, orelse | handlers | final)
+            return body_in | handlers | final
+        if isinstance(s, (gast.Return, gast.Raise)):
+            return reads(s) | self.escaping
+        if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            return (out - {s.name}) | reads(s)
+        if isinstance(s, (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.Import,
+                          gast.ImportFrom, gast.Delete)):
+            return (out - set(modified_names(s))) | reads(s)
+        return out | reads(s)
+
+    # -- definedness (forward) --------------------------------------------------------------
+    # A set of surely-defined names; None means "unreachable" (everything counts as defined).
+
+    def _defined_block(self, stmts, defined):
+        for s in stmts:
+            defined = self._defined_stmt(s, defined)
+        return defined
+
+    @staticmethod
+    def _meet(a, b):
+        if a is None:
+            return b
+        if b is None:
+            return a
+        return a & b
+
+    def _defined_stmt(self, s, d):
+        if isinstance(s, gast.If):
+            self._mark(s.test, d)
+            s.ag_defined_in = d
+            return self._meet(self._defined_block(s.body, d), self._defined_block(s.orelse, d))
+        if isinstance(s, gast.While):
+            self._mark(s.test, d)
+            s.ag_defined_in = d
+            self._defined_block(s.body, d)
+            return self._defined_block(s.orelse, d)
+        if isinstance(s, gast.For):
+            self._mark(s.iter, d)
+            s.ag_defined_in = d
+            extra = getattr(s, "ag_extra_test", None)
+            if extra is not None:
+                self._mark(extra, d)
+            inner = None if d is None else d | set(target_names(s.target, []))
+            self._defined_block(s.body, inner)
+            return self._defined_block(s.orelse, d)
+        if isinstance(s, gast.With):
+            for item in s.items:
+                self._mark(item.context_expr, d)
+            inner = None if d is None else d | set(_with_targets(s))
+            return self._defined_block(s.body, inner)
+        if isinstance(s, gast.Try):
+            after_body = self._defined_block(s.body, d)
+            results = [self._defined_block(s.orelse, after_body)]
+            for h in s.handlers:
+                if h.type is not None:
+                    self._mark(h.type, d)
+                extra = {h.name.id} if isinstance(h.name, gast.Name) else set()
+                results.append(self._defined_block(h.body, None if d is None else d | extra))
+            merged = results[0]
+            for r in results[1:]:
+                merged = self._meet(merged, r)
+            return self._defined_block(s.finalbody, merged)
+        if isinstance(s, (gast.Return, gast.Raise)):
+            self._mark(s, d)
+            return None
+        if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            return None if d is None else d | {s.name}
+        self._mark(s, d)
+        if d is None:
+            return None
+        if isinstance(s, gast.Delete):
+            return d - set(modified_names(s))
+        return d | set(modified_names(s))
+
+    # -- possibly defined (forward): names with some assignment reaching here --------------
+
+    def _may_block(self, stmts, d: set) -> set:
+        for s in stmts:
+            d = self._may_stmt(s, d)
+        return d
+
+    def _may_stmt(self, s, d: set) -> set:
+        if isinstance(s, gast.If):
+            s.ag_maybe_defined_in = d
+            return self._may_block(s.body, d) | self._may_block(s.orelse, d)
+        if isinstance(s, (gast.While, gast.For)):
+            s.ag_maybe_defined_in = d
+            inner = d | set(modified_names(s))  # what the previous iteration assigned
+            self._may_block(s.body, inner)
+            self._may_block(s.orelse, inner)
+            return inner
+        if isinstance(s, (gast.With, gast.Try)):
+            inner = d | set(modified_names(s))
+            for f in ("body", "orelse", "finalbody"):
+                self._may_block(getattr(s, f, None) or [], inner)
+            for h in getattr(s, "handlers", []):
+                self._may_block(h.body, inner)
+            return inner
+        if isinstance(s, gast.Delete):
+            return d
+        return d | set(modified_names(s))
+
+    def _mark(self, node, defined):
+        """Marks loads in ``node`` (outside nested scopes) of locals that may be unassigned."""
+        if defined is None:
+            return
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, gast.Name):
+                if isinstance(n.ctx, gast.Load) and n.id in self.locals and n.id not in defined:
+                    n.ag_maybe_undefined = True
+                continue
+            if isinstance(n, _NESTED):
+                continue
+            stack.extend(gast.iter_child_nodes(n))

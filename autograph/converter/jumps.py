@@ -1,0 +1,166 @@
+"""Lowers a jump (``break``, ``continue``, ``return``) to a flag variable.
+
+Staged control flow has no jumps, so a jump becomes an assignment to a
+flag (``break_ = True``) and the statements after a statement that may
+jump run under ``if not flag:``. When one branch of an ``if`` always jumps,
+the statements after the ``if`` move into the other branch instead: the
+code stays closer to the user's and no flag needs to be carried.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import gast
+
+from autograph.converter import templates
+
+NONE, MAYBE, ALWAYS = 0, 1, 2
+_LOOPS = (gast.While, gast.For)
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+
+
+class BlockLowering:
+    """Rewrites the jumps of one kind in a block; ``is_jump`` picks them.
+
+    ``into_loops``: whether jumps inside nested loops belong to this lowering
+    (true for ``return``; a ``break`` belongs to its innermost loop).
+    """
+
+    def __init__(self, is_jump: Callable, replacement: Callable, flag: str, into_loops: bool):
+        self.is_jump = is_jump
+        self.replacement = replacement
+        self.flag = flag
+        self.into_loops = into_loops
+        self.guarded = False  # whether a guard reads the flag
+        self.loops_with_jumps: list = []
+
+    # -- how a statement or block may jump -------------------------------------------------
+
+    def status(self, stmts) -> int:
+        result = NONE
+        for s in stmts:
+            st = self._stmt_status(s)
+            if st == ALWAYS:
+                return ALWAYS
+            result = max(result, st)
+        return result
+
+    def _stmt_status(self, s) -> int:
+        if self.is_jump(s):
+            return ALWAYS
+        if isinstance(s, gast.If):
+            b, o = self.status(s.body), self.status(s.orelse)
+            if b == ALWAYS and o == ALWAYS:
+                return ALWAYS
+            return MAYBE if (b or o) else NONE
+        if isinstance(s, _LOOPS):
+            if not self.into_loops:
+                return NONE
+            return MAYBE if self.status(s.body) or self.status(s.orelse) else NONE
+        if isinstance(s, gast.With):
+            return self.status(s.body)
+        if isinstance(s, gast.Try):
+            parts = [s.body, s.orelse, s.finalbody] + [h.body for h in s.handlers]
+            return MAYBE if any(self.status(p) for p in parts) else NONE
+        return NONE
+
+    # -- rewriting ----------------------------------------------------------------------------
+
+    def block(self, stmts: list) -> list:
+        out = []
+        for i, s in enumerate(stmts):
+            st = self._stmt_status(s)
+            rest = stmts[i + 1:]
+            moved = False
+            if st == MAYBE and rest and isinstance(s, gast.If):
+                b, o = self.status(s.body), self.status(s.orelse)
+                if b == ALWAYS:
+                    s.orelse, moved = s.orelse + rest, True
+                elif o == ALWAYS:
+                    s.body, moved = s.body + rest, True
+            out.extend(self._rewrite(s))
+            if st == ALWAYS or moved:
+                return out  # what follows is unreachable, or moved into a branch
+            if st == MAYBE and rest:
+                self.guarded = True
+                guard = templates.replace("if not flag:\n    rest", flag=self.flag,
+                                          rest=self.block(rest))
+                out.extend(templates.located(guard, rest[0]))
+                return out
+        return out
+
+    def _rewrite(self, s) -> list:
+        if self.is_jump(s):
+            return templates.located(self.replacement(s), s)
+        if isinstance(s, gast.If):
+            s.body = self.block(s.body) or [gast.Pass()]
+            s.orelse = self.block(s.orelse)
+            templates.located(s.body, s)
+        elif isinstance(s, _LOOPS):
+            if self.into_loops and (self.status(s.body) or self.status(s.orelse)):
+                s.body = self.block(s.body) or [gast.Pass()]
+                s.orelse = self.block(s.orelse)
+                templates.located(s.body, s)
+                self.loops_with_jumps.append(s)
+        elif isinstance(s, gast.With):
+            s.body = self.block(s.body) or [gast.Pass()]
+            templates.located(s.body, s)
+        elif isinstance(s, gast.Try):
+            s.body = self.block(s.body) or [gast.Pass()]
+            s.orelse = self.block(s.orelse)
+            s.finalbody = self.block(s.finalbody)
+            for h in s.handlers:
+                h.body = self.block(h.body) or [gast.Pass()]
+            templates.located(s.body, s)
+        return [s]
+
+
+def contains(stmts, kinds, into_loops: bool) -> bool:
+    """Whether ``stmts`` hold a statement of ``kinds`` (not inside nested functions)."""
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, kinds):
+            return True
+        if isinstance(s, _SCOPES) or (isinstance(s, _LOOPS) and not into_loops):
+            continue
+        for f in ("body", "orelse", "finalbody", "handlers"):
+            stack.extend(getattr(s, f, None) or [])
+    return False
+
+
+def add_loop_condition(loop, flag: str) -> None:
+    """Makes ``loop`` stop once ``flag`` is set: ``while not flag and test``."""
+    if isinstance(loop, gast.While):
+        loop.test = templates.located(
+            templates.replace_as_expression("not flag and test", flag=flag, test=loop.test),
+            loop.test)
+    else:
+        test = templates.replace_as_expression("not flag", flag=flag)
+        extra = getattr(loop, "ag_extra_test", None)
+        if extra is not None:
+            test = templates.replace_as_expression("extra and test", extra=extra, test=test)
+        loop.ag_extra_test = templates.located(test, loop)
+
+
+def remove_unread_flag(fn, flag: str) -> None:
+    """Deletes the assignments to ``flag`` when nothing reads it."""
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Name) and node.id == flag and isinstance(node.ctx, gast.Load):
+            return
+    for node in gast.walk(fn):
+        if isinstance(node, gast.For) and getattr(node, "ag_extra_test", None) is not None:
+            if any(isinstance(n, gast.Name) and n.id == flag for n in gast.walk(node.ag_extra_test)):
+                return
+    for node in gast.walk(fn):
+        for f in ("body", "orelse", "finalbody"):
+            block = getattr(node, f, None)
+            if isinstance(block, list) and block and isinstance(block[0], gast.AST):
+                kept = [s for s in block if not _assigns_flag(s, flag)]
+                if len(kept) != len(block):
+                    setattr(node, f, kept or ([gast.Pass()] if f == "body" else []))
+
+
+def _assigns_flag(s, flag: str) -> bool:
+    return (isinstance(s, gast.Assign) and len(s.targets) == 1
+            and isinstance(s.targets[0], gast.Name) and s.targets[0].id == flag)

@@ -1,0 +1,99 @@
+"""Turns a converted tree into a live function that shares the original's world.
+
+The converted ``def`` is compiled inside a factory whose parameters are
+``ag__`` and the original's free variables, so the new code object has the
+same free variables; the function is then built on the original's globals,
+defaults and very closure cells (``nonlocal`` writes reach the same cells).
+The generated source goes to ``linecache`` (tracebacks can show it), and
+its line → user origin map to ``runtime.origin`` (errors and graph nodes
+point at the user's file:line).
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import linecache
+import threading
+import types
+from dataclasses import dataclass
+
+from autograph.converter.conversion import ConvertedSource
+from graph.ir import Origin
+from runtime.origin import register_source_map
+
+_counter = itertools.count()
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class LoadedCode:
+    """A compiled converted function: its code object and generated file name."""
+
+    code: types.CodeType
+    filename: str
+    text: str
+
+
+def _statements(tree) -> list:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+
+
+def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...]) -> LoadedCode:
+    fn_tree = converted.tree
+    params = ["ag__"] + [v for v in freevars if v != "ag__"]
+    factory = ast.FunctionDef(
+        name="create_converted_entity",
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
+                           kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[fn_tree, ast.Return(value=ast.Name(id=fn_tree.name, ctx=ast.Load()))],
+        decorator_list=[], returns=None, type_params=[])
+    module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
+    text = ast.unparse(module) + "\n"
+    with _lock:
+        filename = f"<autograph generated {converted.source.function_name} #{next(_counter)}>"
+    parsed = ast.parse(text, filename)
+    register_source_map(filename, _source_map(converted, module, parsed))
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    code = compile(parsed, filename, "exec")
+    factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in factory_code.co_consts
+                 if isinstance(c, types.CodeType) and c.co_name == fn_tree.name)
+    return LoadedCode(inner, filename, text)
+
+
+def _source_map(converted: ConvertedSource, original, parsed) -> dict[int, Origin]:
+    """Generated line → user origin, pairing the statements of the two trees in order."""
+    src = converted.source
+    mapping: dict[int, Origin] = {}
+    for before, after in zip(_statements(original), _statements(parsed)):
+        if type(before) is not type(after):
+            break
+        line = getattr(before, "lineno", None)
+        if line is None or after.lineno in mapping:
+            continue
+        mapping[after.lineno] = Origin(src.filename, src.file_line(line), src.function_name,
+                                       src.line_text(line))
+    return mapping
+
+
+def instantiate(loaded: LoadedCode, original, ag_module) -> types.FunctionType:
+    """A function running ``loaded.code`` with ``original``'s globals, defaults and cells."""
+    cells = []
+    orig_code = getattr(original, "__code__", None)
+    orig_free = orig_code.co_freevars if orig_code is not None else ()
+    closure = getattr(original, "__closure__", None) or ()
+    for name in loaded.code.co_freevars:
+        if name == "ag__":
+            cells.append(types.CellType(ag_module))
+        elif name in orig_free:
+            cells.append(closure[orig_free.index(name)])
+        else:
+            cells.append(types.CellType())
+    fn = types.FunctionType(loaded.code, original.__globals__, loaded.code.co_name,
+                            original.__defaults__, tuple(cells))
+    fn.__kwdefaults__ = original.__kwdefaults__
+    fn.__module__ = original.__module__
+    fn.__doc__ = original.__doc__
+    fn.__ag_converted__ = True
+    fn.__wrapped_original__ = original
+    return fn

@@ -1,0 +1,40 @@
+"""Converts a function given as a parsed definition, not as a live function object.
+
+``conversion.convert_function`` starts from a function object (it finds the
+source with ``inspect``). Converting a user's module from the command line
+must not import or run it, so this entry point starts from a ``def`` node
+of a parsed file instead, and runs the very same passes, in the same order
+(``conversion.PASSES``). Line numbers are the file's own, so the user's
+file:line appear in errors unchanged.
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.converter import conversion, functions, templates
+from autograph.converter.conversion import ConvertedSource
+from autograph.converter.naming import Namer
+from autograph.converter.parser import Source
+from autograph.converter.transformer import Context
+from autograph.errors import ConversionError
+
+
+def convert_definition(node: gast.FunctionDef, filename: str, module_names=(),
+                       qualname: str | None = None) -> ConvertedSource:
+    """The converted twin of ``node`` (a ``def`` of a whole parsed file), named ``tf__<name>``.
+
+    ``module_names`` are the names the module binds at top level: a module
+    that defines its own ``print`` or ``range`` keeps calling it. ``node``
+    is not modified.
+    """
+    if isinstance(node, gast.AsyncFunctionDef):
+        raise ConversionError(f"{filename}:{node.lineno} in {qualname or node.name}: async "
+                              "functions are not supported; call it outside tf.function.")
+    node = templates.clone(node)
+    source = Source(node, filename, 0, node.name)
+    ctx = Context(source, Namer(node), dict.fromkeys(module_names))
+    node = functions.transform(node, ctx)
+    for converter in conversion.PASSES:
+        node = converter.transform(node, ctx)
+    templates.located(node, node)
+    return ConvertedSource(gast.gast_to_ast(node), source)

@@ -1,0 +1,115 @@
+"""Finds a function's source and parses it into a gast tree.
+
+The tree's line numbers are relative to the source snippet; ``Source``
+records where the snippet starts in the user's file, so that every node can
+be mapped back to the user's file:line.
+"""
+from __future__ import annotations
+
+import inspect
+import linecache
+import textwrap
+from dataclasses import dataclass
+
+import gast
+
+from autograph.errors import ConversionError
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A function's parsed source: its node, file and the file line of the snippet's line 1."""
+
+    node: gast.AST  # gast.FunctionDef, or gast.Lambda for a lambda
+    filename: str
+    line_offset: int  # file line = node line + line_offset
+    function_name: str
+
+    def file_line(self, lineno: int) -> int:
+        return lineno + self.line_offset
+
+    def line_text(self, lineno: int) -> str:
+        return linecache.getline(self.filename, self.file_line(lineno)).strip()
+
+
+def _describe(fn) -> str:
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
+    code = getattr(fn, "__code__", None)
+    where = f" (defined at {code.co_filename}:{code.co_firstlineno})" if code else ""
+    return f"{name}{where}"
+
+
+def _source_lines(fn):
+    try:
+        lines, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as e:
+        raise ConversionError(
+            f"Cannot convert {_describe(fn)}: its source code is not available ({e}). Functions "
+            "defined with exec() or in an interactive prompt have no source file. Define it in "
+            "a module, or mark it with @tf.autograph.experimental.do_not_convert to run it "
+            "unconverted.") from None
+    return lines, max(start, 1)
+
+
+def parse_function(fn) -> Source:
+    """Parses the source of ``fn`` (a plain function or a lambda)."""
+    lines, start = _source_lines(fn)
+    code = fn.__code__
+    if fn.__name__ == "<lambda>":
+        return _parse_lambda(fn, "".join(lines), start)
+    text = textwrap.dedent("".join(lines))
+    try:
+        module = gast.parse(text)
+    except SyntaxError as e:
+        raise ConversionError(f"Cannot parse the source of {_describe(fn)}: {e}") from None
+    for node in module.body:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            if isinstance(node, gast.AsyncFunctionDef):
+                raise ConversionError(f"Cannot convert {_describe(fn)}: async functions are not "
+                                      "supported; call it outside tf.function.")
+            if node.name != code.co_name:
+                continue
+            return Source(node, code.co_filename, start - 1, fn.__name__)
+    raise ConversionError(f"Cannot find the definition of {_describe(fn)} in its source.")
+
+
+def _parse_lambda(fn, text: str, start: int) -> Source:
+    """Parses the lines holding a lambda, keeping their columns (to tell lambdas apart)."""
+    code = fn.__code__
+    first_line = start
+    if text[:1].isspace():
+        text, first_line = "if 1:\n" + text, start - 1
+    try:
+        module = gast.parse(text)
+    except SyntaxError:
+        module = None
+    if module is None:
+        raise ConversionError(
+            f"Cannot parse the source of the lambda {_describe(fn)}: write it as a def, or mark "
+            "it with do_not_convert.")
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    found = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+             and [a.id for a in n.args.args + n.args.kwonlyargs] == params]
+    if len(found) > 1:
+        found = _by_position(found, code, first_line)
+    if len(found) != 1:
+        raise ConversionError(
+            f"Cannot tell which lambda on line {start} of {code.co_filename} is {_describe(fn)}: "
+            "write it as a def, or put each lambda on its own line.")
+    return Source(found[0], code.co_filename, first_line - 1, "<lambda>")
+
+
+def _by_position(candidates, code, start):
+    """Narrows same-signature lambdas on one line by the column of the lambda's code."""
+    positions = [p for p in code.co_positions() if p[0] is not None and p[2] is not None]
+    if not positions:
+        return candidates
+    line, _, col, _ = positions[0]
+    rel = line - start + 1
+    out = []
+    for node in candidates:
+        body = node.body
+        if (node.lineno, node.col_offset) <= (rel, col) and \
+                (rel, col) <= (body.end_lineno, body.end_col_offset):
+            out.append(node)
+    return out or candidates

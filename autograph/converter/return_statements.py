@@ -1,0 +1,51 @@
+"""``return`` inside control flow → ``retval_ = value`` and one ``return retval_`` at the end.
+
+Only functions that return from inside an ``if``/loop/``with``/``try`` are
+rewritten; when a branch always returns, the code after the ``if`` moves
+into the other branch, so ``do_return`` is needed only for returns inside
+loops or that leave a branch half-way (and removed when nothing reads it).
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.converter import jumps, templates
+from autograph.converter.transformer import user_functions
+
+_COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try)
+
+
+def _returns_inside_control_flow(fn) -> bool:
+    return any(isinstance(s, _COMPOUND) and jumps.contains([s], gast.Return, into_loops=True)
+               for s in fn.body)
+
+
+def _convert(fn, ctx):
+    if not _returns_inside_control_flow(fn):
+        return
+    do_return = ctx.namer.new("do_return")
+    retval = ctx.namer.new("retval_")
+
+    def replacement(node):
+        value = node.value if node.value is not None else gast.Constant(value=None, kind=None)
+        return templates.replace("do_return = True\nretval_ = value", do_return=do_return,
+                                 retval_=retval, value=value)
+
+    lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Return), replacement, do_return,
+                                   into_loops=True)
+    always = lowering.status(fn.body) == jumps.ALWAYS
+    body = lowering.block(fn.body)
+    for loop in lowering.loops_with_jumps:
+        jumps.add_loop_condition(loop, do_return)
+    head = templates.replace("do_return = False", do_return=do_return)
+    if not always:
+        head += templates.replace("retval_ = None", retval_=retval)
+    tail = templates.replace("return retval_", retval_=retval)
+    fn.body = templates.located(head, fn.body[0]) + body + templates.located(tail, fn.body[-1])
+    jumps.remove_unread_flag(fn, do_return)
+
+
+def transform(tree, ctx):
+    for fn in user_functions(tree):
+        _convert(fn, ctx)
+    return tree

@@ -1,0 +1,107 @@
+"""The state of a converted statement, and the code that reads and writes it.
+
+A converted ``if`` or loop is a call whose branches/body are nested
+functions; the variables they modify that matter outside (live after the
+statement, or read inside it before being assigned) are its *state*:
+declared ``nonlocal`` in the nested functions and passed through
+``get_state``/``set_state`` so that staged control flow can carry them.
+"""
+from __future__ import annotations
+
+import gast
+
+from autograph.converter import templates
+from autograph.converter.activity import modified_names, modified_symbols
+from autograph.converter.dataflow import FunctionAnalysis
+
+
+def is_composite(symbol: str) -> bool:
+    return "." in symbol or "[" in symbol
+
+
+def _base(symbol: str) -> str:
+    for i, ch in enumerate(symbol):
+        if ch in ".[":
+            return symbol[:i]
+    return symbol
+
+
+def select_state(node, relevant: set, fa: FunctionAnalysis) -> list[str]:
+    """The symbols ``node`` modifies that are in ``relevant`` (composites always count)."""
+    plain = set(modified_names(node))
+    out = []
+    for s in modified_symbols(node):
+        if is_composite(s):
+            if _base(s) not in plain:
+                out.append(s)
+        elif s in relevant or s in fa.escaping:
+            out.append(s)
+    return out
+
+
+def declarations(names, fa: FunctionAnalysis) -> list:
+    """``nonlocal``/``global`` statements for the plain names among ``names``."""
+    plain = [n for n in names if not is_composite(n)]
+    out = []
+    nonlocal_ = [n for n in plain if n not in fa.globals]
+    global_ = [n for n in plain if n in fa.globals]
+    if nonlocal_:
+        out.append(gast.Nonlocal(names=nonlocal_))
+    if global_:
+        out.append(gast.Global(names=global_))
+    return out
+
+
+def symbol_expr(symbol: str, store: bool = False):
+    expr = gast.parse(symbol).body[0].value
+    for n in gast.walk(expr):
+        for a in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+            if hasattr(n, a):
+                delattr(n, a)
+    return templates._set_store(expr) if store else expr
+
+
+def accessors(names, fa: FunctionAnalysis, namer) -> tuple[list, str, str]:
+    """``def get_state(): ...`` and ``def set_state(vars_): ...`` for ``names``."""
+    get_name, set_name = namer.new("get_state"), namer.new("set_state")
+    values = gast.Tuple(elts=[symbol_expr(n) for n in names], ctx=gast.Load())
+    targets = gast.Tuple(elts=[symbol_expr(n, store=True) for n in names], ctx=gast.Store())
+    getter = templates.replace("def get_state():\n    return values",
+                               get_state=get_name, values=values)
+    setter = templates.replace("def set_state(vars_):\n    decls\n    targets = vars_",
+                               set_state=set_name, decls=declarations(names, fa),
+                               targets=targets)
+    return mark_generated(getter + setter), get_name, set_name
+
+
+def undefined_inits(names, defined, fa: FunctionAnalysis) -> list:
+    """``x = ag__.Undefined('x')`` for plain state names that no assignment reaches yet.
+
+    (A name that may already hold a value keeps it; ``set_state`` just needs a binding.)
+    """
+    out = []
+    for n in names:
+        if is_composite(n) or n in defined or n in fa.globals or n in fa.nonlocals:
+            continue
+        out.extend(templates.replace("name = ag__.Undefined(label)", name=n,
+                                     label=gast.Constant(value=n, kind=None)))
+    return out
+
+
+def function(name: str, params: list[str], decls: list, body: list) -> gast.FunctionDef:
+    fn = templates.replace("def f():\n    decls\n    body", f=name, decls=decls, body=body)[0]
+    fn.args.args = [gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+                    for p in params]
+    fn.ag_generated = True
+    return fn
+
+
+def mark_generated(stmts: list) -> list:
+    for s in stmts:
+        if isinstance(s, gast.FunctionDef):
+            s.ag_generated = True
+    return stmts
+
+
+def names_tuple(names) -> gast.Tuple:
+    return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())

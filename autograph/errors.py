@@ -1,0 +1,28 @@
+"""Errors raised by the converter and by converted code.
+
+Every message says what happened, where in the user's code (file:line) and
+what to write instead. They derive from ``graph.errors.GraphError`` so that
+``except GraphError`` catches everything this project raises.
+"""
+from __future__ import annotations
+
+from graph.errors import GraphError
+from runtime.errors import StagingError  # noqa: F401  (re-exported: staged control flow errors)
+
+
+class AutoGraphError(GraphError):
+    """Base of the converter's errors."""
+
+
+class ConversionError(AutoGraphError):
+    """A function cannot be converted (no source, unsupported construct...)."""
+
+
+class UndefinedVariableError(AutoGraphError, UnboundLocalError):
+    """A variable is read where it may not have been assigned.
+
+    Raised by ``ag__.ld`` for a name that is assigned in only one branch of a
+    tensor-dependent ``if``, or first assigned inside a staged loop that may
+    run zero times. It is an ``UnboundLocalError`` so that converted code
+    fails like the plain Python function would.
+    """

@@ -1,0 +1,221 @@
+"""``to_code``, ``convert`` (``to_graph``), ``do_not_convert``, and the conversion cache.
+
+``convert(f)`` accepts plain functions, bound methods, lambdas, closures,
+``functools.partial`` and callable objects, and returns a callable that runs
+the converted code. Conversion is cached per code object (each function
+object then gets its own closure) and is safe from several threads. Errors
+escaping converted code are re-raised with the same type and a message that
+shows the user's file, line, source text and function.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import sysconfig
+import threading
+import types
+import warnings
+import weakref
+
+from autograph import errors
+from autograph.converter import conversion, loader
+from autograph.errors import ConversionError
+
+_lock = threading.RLock()
+_code_cache: dict = {}  # code object -> LoadedCode
+_fn_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_warned: set = set()
+
+_LIBRARY_MODULES = frozenset(["runtime", "graph", "autograph", "numpy", "builtins", "gast",
+                              "pytest", "_pytest", "hypothesis", "pluggy", "typing"])
+_STDLIB = tuple(os.path.abspath(p) + os.sep for p in
+                {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]})
+_AUTOGRAPH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def do_not_convert(func=None):
+    """Marks ``func`` to always run as written, never converted (also as a decorator)."""
+    if func is None:
+        return do_not_convert
+    try:
+        func.__ag_do_not_convert__ = True
+        return func
+    except (AttributeError, TypeError):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            return func(*args, **kwargs)
+        wrapper.__ag_do_not_convert__ = True
+        return wrapper
+
+
+def _is_library(fn) -> bool:
+    module = (getattr(fn, "__module__", None) or "").split(".")[0]
+    if module in _LIBRARY_MODULES:
+        return True
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return True
+    return _is_library_file(code.co_filename)
+
+
+def _is_library_file(filename: str) -> bool:
+    from runtime.origin import _is_internal
+    if filename.startswith("<"):
+        return False
+    filename = os.path.abspath(filename)
+    return filename.startswith(_STDLIB) or filename.startswith(_AUTOGRAPH_DIR) \
+        or _is_internal(filename)
+
+
+def _loaded(fn):
+    code = fn.__code__
+    loaded = _code_cache.get(code)
+    if loaded is None:
+        with _lock:
+            loaded = _code_cache.get(code)
+            if loaded is None:
+                converted = conversion.convert_function(fn)
+                loaded = loader.compile_converted(converted, code.co_freevars)
+                _code_cache[code] = loaded
+    return loaded
+
+
+def _convert_plain(fn, user_requested: bool):
+    """The converted twin of the plain function ``fn`` (or ``fn`` if it must not convert)."""
+    cached = _fn_cache.get(fn)
+    if cached is not None:
+        return cached
+    if (getattr(fn, "__ag_do_not_convert__", False) or getattr(fn, "__ag_converted__", False)
+            or (not user_requested and _is_library(fn))):
+        return fn
+    if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
+        if user_requested:
+            conversion.convert_function(fn)  # raises a ConversionError naming the `yield`
+        return fn
+    try:
+        from autograph import operators
+        converted = loader.instantiate(_loaded(fn), fn, operators)
+    except ConversionError:
+        if user_requested:
+            raise
+        key = getattr(fn, "__code__", fn)
+        if key not in _warned:
+            _warned.add(key)
+            warnings.warn(f"AutoGraph could not convert {fn.__qualname__}; it runs unconverted "
+                          "(Python control flow on tensors will fail in a graph).",
+                          stacklevel=3)
+        converted = fn
+    with _lock:
+        _fn_cache[fn] = converted
+    return converted
+
+
+def converted_callable(f, user_requested: bool = False):
+    """What converted code should call in place of ``f``."""
+    if isinstance(f, types.FunctionType):
+        return _convert_plain(f, user_requested)
+    if isinstance(f, types.MethodType):
+        inner = converted_callable(f.__func__, user_requested)
+        return f if inner is f.__func__ else types.MethodType(inner, f.__self__)
+    if isinstance(f, functools.partial):
+        inner = converted_callable(f.func, user_requested)
+        return f if inner is f.func else functools.partial(inner, *f.args, **f.keywords)
+    if isinstance(f, (type, types.BuiltinFunctionType, types.BuiltinMethodType)):
+        return f
+    if getattr(f, "__ag_do_not_convert__", False):
+        return f
+    call = getattr(type(f), "__call__", None)
+    if isinstance(call, types.FunctionType) and (user_requested or not _is_library(call)):
+        inner = _convert_plain(call, user_requested)
+        return f if inner is call else types.MethodType(inner, f)
+    if user_requested and not callable(f):
+        raise ConversionError(f"Cannot convert {f!r}: it is not callable.")
+    return f
+
+
+def convert(func, recursive: bool = True):
+    """The converted callable for ``func``: staged control flow on tensors, Python otherwise."""
+    target = converted_callable(func, user_requested=True)
+
+    @functools.wraps(func)
+    def converted(*args, **kwargs):
+        try:
+            return target(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001  (re-raised with the user's location)
+            new = _with_user_frames(e)
+            if new is e:
+                raise
+            raise new from None
+
+    converted.__ag_converted__ = True
+    converted.__ag_target__ = target
+    return converted
+
+
+to_graph = convert
+
+
+def to_code(func, recursive: bool = True) -> str:
+    """The converted source of ``func``: what converted code runs, readable."""
+    if isinstance(func, types.MethodType):
+        func = func.__func__
+    if isinstance(func, functools.partial):
+        func = func.func
+    func = getattr(func, "python_function", func)
+    if not isinstance(func, types.FunctionType):
+        call = getattr(type(func), "__call__", None)
+        if not isinstance(call, types.FunctionType):
+            raise ConversionError(f"Cannot convert {func!r}: to_code needs a Python function.")
+        func = call
+    return conversion.convert_function(func).code()
+
+
+# -- errors that point at user code ------------------------------------------------------------
+
+def _user_frames(tb) -> list[str]:
+    from runtime.origin import map_location
+    out = []
+    while tb is not None:
+        frame, line = tb.tb_frame, tb.tb_lineno
+        filename = frame.f_code.co_filename
+        origin = map_location(filename, line)
+        if origin is not None:
+            out.append(f'    File "{origin.file}", line {origin.line}, in {origin.function}\n'
+                       f"        {origin.source}")
+        elif not filename.startswith("<") and not _is_library_file(filename):
+            import linecache
+            text = linecache.getline(filename, line).strip()
+            out.append(f'    File "{filename}", line {line}, in {frame.f_code.co_name}\n'
+                       f"        {text}")
+        tb = tb.tb_next
+    return out
+
+
+def _with_user_frames(e: Exception) -> Exception:
+    """``e`` again (same type) with the user's frames in its message."""
+    if getattr(e, "ag_error_metadata", False) or isinstance(e, StopIteration):
+        return e
+    frames = _user_frames(e.__traceback__)
+    if not frames:
+        return e
+    message = ("in user code:\n\n" + "\n\n".join(frames) + "\n\n    "
+               + f"{type(e).__name__}: {e}")
+    new = None
+    try:
+        from graph.errors import OpError
+        if isinstance(e, OpError):
+            new = type(e)(e.node_def, e.op, message)
+        else:
+            new = type(e)(message)
+        if str(new) != message:
+            new = None
+    except Exception:  # noqa: BLE001  (exception types with other constructors)
+        new = None
+    if new is None:
+        e.add_note(message)
+        e.ag_error_metadata = True
+        return e
+    new.ag_error_metadata = True
+    new.__cause__ = e.__cause__
+    return new.with_traceback(e.__traceback__)

@@ -1,0 +1,385 @@
+"""``if``, ``while`` and ``for`` as functions: plain Python, or staged into the runtime.
+
+Converted code calls these with the statement's parts as callables and the
+statement's state (the variables it modifies that matter afterwards) behind
+``get_state``/``set_state``. A Python (or eager) condition or iterable runs
+the plain Python statement; a symbolic tensor records one cond / while_loop.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import runtime
+from autograph.operators.variables import Undefined, is_undefined
+from runtime import context, nest
+from runtime.composite import is_composite
+from runtime.errors import StagingError
+from runtime.origin import current_origin
+from runtime.tensor import SymbolicTensor, Tensor
+
+
+def _symbolic(value):
+    """``value`` as a symbolic tensor when it is one (or a graph-side tensor-like), else None."""
+    if isinstance(value, SymbolicTensor):
+        return value
+    if hasattr(value, "_as_tensor") and context.current_graph() is not None:
+        converted = runtime.convert_to_tensor(value)
+        if isinstance(converted, SymbolicTensor):
+            return converted
+    return None
+
+
+def _flat_names(names, values) -> list[str]:
+    out = []
+    for name, value in zip(names, values):
+        leaves = nest.flatten(value)
+        out.extend([name] if len(leaves) == 1 else [f"{name}[{i}]" for i in range(len(leaves))])
+    return out
+
+
+# -- if ----------------------------------------------------------------------------------
+
+def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_names=(),
+            nouts=None):
+    """``if cond: body() else: orelse()``; a tensor ``cond`` stages a cond over the state.
+
+    ``symbol_names`` names what ``get_state`` returns; the first ``nouts`` of
+    them are outputs (used after the statement), the rest are only restored
+    between the traced branches.
+    """
+    if type(cond) is not SymbolicTensor and (type(cond) in (bool, int) or _symbolic(cond) is None):
+        if cond:
+            body()
+        elif orelse is not None:
+            orelse()
+        return
+    _staged_if(_symbolic(cond), body, orelse, get_state, set_state, tuple(symbol_names),
+               len(symbol_names) if nouts is None else nouts)
+
+
+def _staged_if(cond, body, orelse, get_state, set_state, names, nouts):
+    init = tuple(get_state()) if get_state is not None else ()
+    out_names = names[:nouts]
+    where = current_origin()
+    seen = {}
+
+    def branch(fn, which):
+        def traced():
+            if set_state is not None:
+                set_state(init)
+            if fn is not None:
+                fn()
+            outs = tuple(get_state())[:nouts] if get_state is not None else ()
+            seen[which] = outs
+            if which == "true":
+                return tuple(None if is_undefined(v) else v for v in outs)
+            merged = []
+            for name, t, f in zip(out_names, seen["true"], outs):
+                if _is_return_value(name) and is_undefined(t) != is_undefined(f):
+                    raise _ReturnValueInOneBranch(name, f if is_undefined(t) else t)
+                if is_undefined(t):
+                    merged.append(None)
+                elif is_undefined(f):
+                    merged.append(_placeholder_like(t))
+                else:
+                    _check_both_defined(name, t, f, where)
+                    merged.append(f)
+            return tuple(merged)
+        return traced
+
+    try:
+        result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
+                              output_names=_flat_names(out_names, init))
+    except _ReturnValueInOneBranch as missing:
+        # A return value set in one branch only: the other branch's value is never read (its
+        # do_return flag stays false), so it starts from a placeholder of the same type.
+        i = out_names.index(missing.name)
+        init = init[:i] + (_placeholder_like(missing.value),) + init[i + 1:]
+        seen.clear()
+        result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
+                              output_names=_flat_names(out_names, init))
+    final = list(init)
+    for i, name in enumerate(out_names):
+        t, f = seen["true"][i], seen["false"][i]
+        if is_undefined(t) and is_undefined(f):
+            final[i] = t
+        elif is_undefined(t) or is_undefined(f):
+            side = "else" if is_undefined(t) else "true"
+            final[i] = Undefined(name, f"it is assigned only in the {side} branch of the `if` at "
+                                       f"{where}, whose condition is a tensor")
+        else:
+            final[i] = result[i]
+    if set_state is not None:
+        set_state(tuple(final))
+
+
+def _is_return_value(name: str) -> bool:
+    return name.startswith("retval_")
+
+
+class _ReturnValueInOneBranch(Exception):
+    """Internal: restart a staged statement with a placeholder for the return value."""
+
+    def __init__(self, name, value):
+        super().__init__(name)
+        self.name, self.value = name, value
+
+
+def _check_both_defined(name, t, f, where):
+    if (t is None) != (f is None):
+        side, other = ("true", "else") if t is None else ("else", "true")
+        what = ("the function returns a value only in the " + other + " branch"
+                if name == "retval_" else f"'{name}' is None in the {side} branch")
+        raise StagingError(
+            f"{what} of the `if` at {where}, whose condition is a tensor; both branches of a "
+            f"staged `if` must produce a tensor of the same dtype "
+            + ("(add a return to the other branch)." if name == "retval_"
+               else f"(give '{name}' a tensor value in the {side} branch too)."))
+
+
+def _placeholder_like(value):
+    """A stand-in for a value the other branch does not define (its result is discarded)."""
+    def zeros(v):
+        if is_composite(v):
+            return v
+        t = runtime.convert_to_tensor(v)
+        dims = [0 if d is None else d for d in (t.shape.as_tuple() if t.shape.rank else ())]
+        if t.dtype.is_string:
+            return runtime.constant(np.full(dims, b"", dtype=object), dtype=t.dtype)
+        return runtime.constant(np.zeros(dims, dtype=t.dtype.numpy_dtype), dtype=t.dtype)
+    return nest.map_structure(zeros, value)
+
+
+# -- loops ---------------------------------------------------------------------------------
+
+class _LoopState:
+    """Splits a loop's state into what the staged loop carries and what it cannot.
+
+    A variable undefined before the loop is not carried: the body may assign
+    it for its own use, and after the loop it stays undefined (the loop may
+    run zero times), which ``ld`` reports if it is read.
+    """
+
+    def __init__(self, get_state, set_state, names, kind: str):
+        self.get_state, self.set_state = get_state, set_state
+        self.names = tuple(names)
+        self.init = tuple(get_state()) if get_state is not None else ()
+        self.where = current_origin()
+        self.carried = [i for i, v in enumerate(self.init) if not is_undefined(v)]
+        self.kind = kind
+        for i in self.carried:
+            self._check_carriable(self.names[i], self.init[i])
+
+    def _check_carriable(self, name, value):
+        for leaf in nest.flatten(value):
+            if leaf is None:
+                raise StagingError(
+                    f"'{name}' is None before the {self.kind} loop at {self.where}, and the loop "
+                    f"is staged because its condition is a tensor; a loop variable must be a "
+                    f"tensor: give '{name}' an initial tensor value before the loop.")
+            if isinstance(leaf, Tensor) or is_composite(leaf) or hasattr(leaf, "_as_tensor"):
+                continue
+            try:
+                runtime.convert_to_tensor(leaf)
+            except (TypeError, ValueError) as e:
+                raise StagingError(
+                    f"'{name}' is modified in the {self.kind} loop at {self.where}, which is "
+                    f"staged because its condition is a tensor, but its value {leaf!r} cannot be "
+                    f"a tensor ({e}). Keep only tensors in variables a staged loop modifies (use "
+                    "tf.TensorArray instead of a Python list).") from None
+
+    def carried_values(self):
+        return [self.init[i] for i in self.carried]
+
+    def carried_names(self):
+        return _flat_names([self.names[i] for i in self.carried], self.carried_values())
+
+    def _full(self, vals, reason):
+        state = list(self.init)
+        for i, v in enumerate(state):
+            if is_undefined(v):
+                state[i] = Undefined(self.names[i], reason)
+        for i, v in zip(self.carried, vals):
+            state[i] = v
+        return tuple(state)
+
+    def set_inside(self, vals):
+        if self.set_state is not None:
+            self.set_state(self._full(vals, f"it has no value before the staged {self.kind} loop "
+                                            f"at {self.where}, and a staged loop only carries "
+                                            "variables defined before it"))
+
+    def get_carried(self):
+        state = tuple(self.get_state()) if self.get_state is not None else ()
+        for i, (name, value) in enumerate(zip(self.names, state)):
+            if i not in self.carried and _is_return_value(name) and not is_undefined(value):
+                raise _ReturnValueInOneBranch(name, value)
+        return [state[i] for i in self.carried]
+
+    def carry_placeholder(self, missing: "_ReturnValueInOneBranch"):
+        """Carries a return value first set inside the loop, from a placeholder of its type."""
+        i = self.names.index(missing.name)
+        self.init = self.init[:i] + (_placeholder_like(missing.value),) + self.init[i + 1:]
+        self.carried = sorted(self.carried + [i])
+
+    def run(self, loop):
+        while True:
+            try:
+                return loop()
+            except _ReturnValueInOneBranch as missing:
+                self.carry_placeholder(missing)
+
+    def set_after(self, vals):
+        if self.set_state is not None:
+            self.set_state(self._full(vals, f"it is first assigned inside the {self.kind} loop at "
+                                            f"{self.where}, which is staged and may run zero "
+                                            "times"))
+
+
+def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts=None):
+    """``while test(): body()``; a tensor test stages a while_loop over the state.
+
+    A loop that starts in Python and whose test becomes a tensor (a variable
+    turned into a tensor by a staged ``if``) stages the remaining iterations.
+    """
+    cond = test()
+    while True:
+        if type(cond) is SymbolicTensor or (type(cond) not in (bool, int)
+                                            and _symbolic(cond) is not None):
+            _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
+            return
+        if not cond:
+            return
+        body()
+        cond = test()
+
+
+def _staged_while(test, body, get_state, set_state, names, opts):
+    state = _LoopState(get_state, set_state, names, "while")
+
+    def cond_fn(*vals):
+        state.set_inside(vals)
+        return test()
+
+    def body_fn(*vals):
+        state.set_inside(vals)
+        body()
+        return state.get_carried()
+
+    final = state.run(lambda: runtime.while_loop(
+        cond_fn, body_fn, state.carried_values(),
+        maximum_iterations=opts.get("maximum_iterations"),
+        shape_invariants=_invariants(opts, state), loop_var_names=state.carried_names()))
+    state.set_after(final)
+
+
+def _invariants(opts, state):
+    given = dict(opts.get("shape_invariants", ()))
+    if not given:
+        return None
+    by_name = {}
+    for key, shape in given.items():
+        by_name[key if isinstance(key, str) else id(key)] = shape
+    out = []
+    for i in state.carried:
+        value = state.init[i]
+        out.append(by_name.get(state.names[i], by_name.get(id(value))))
+    return out if any(s is not None for s in out) else None
+
+
+def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_names=(),
+             opts=None):
+    """``for x in iter_: body(x)``, stopping early when ``extra_test()`` is false.
+
+    Python iterables and eager tensors loop in Python; a symbolic tensor (its
+    first axis), ``range`` over tensors and ``tf.range`` stage a while_loop;
+    objects with ``_autograph_for_stmt`` (datasets) stage themselves.
+    """
+    hook = getattr(iter_, "_autograph_for_stmt", None)
+    if hook is not None:
+        return hook(extra_test, body, get_state, set_state, symbol_names, opts or {})
+    from autograph.operators.py_builtins import TensorRange, indexed_source
+    if isinstance(iter_, TensorRange):
+        return _staged_range_for(iter_.start, iter_.limit, iter_.delta, extra_test, body,
+                                 get_state, set_state, symbol_names, opts or {})
+    if isinstance(iter_, SymbolicTensor) and iter_.op.op == "Range":
+        start, limit, delta = (SymbolicTensor(o) for o in iter_.op.inputs[:3])
+        return _staged_range_for(start, limit, delta, extra_test, body, get_state, set_state,
+                                 symbol_names, opts or {})
+    source = indexed_source(iter_)
+    if source is not None:
+        return _staged_indexed_for(source, extra_test, body, get_state, set_state,
+                                   symbol_names, opts or {})
+    _python_for(iter_, extra_test, body, get_state, set_state, symbol_names)
+
+
+def _python_for(iter_, extra_test, body, get_state, set_state, names):
+    it = iter(iter_)
+    for item in it:
+        if extra_test is not None:
+            keep_going = extra_test()
+            if _symbolic(keep_going) is not None:
+                _conditional_iterations(keep_going, item, it, extra_test, body, get_state,
+                                        set_state, names)
+                return
+            if not keep_going:
+                return
+        body(item)
+
+
+def _conditional_iterations(keep_going, item, rest, extra_test, body, get_state, set_state,
+                            names):
+    """The rest of a Python loop after a tensor ``break``/``return``: one cond per iteration."""
+    while True:
+        if_stmt(keep_going, lambda item=item: body(item), None, get_state, set_state, names)
+        try:
+            item = next(rest)
+        except StopIteration:
+            return
+        keep_going = extra_test()
+
+
+def _stage_loop(state, kind, init_iterate, iterate_name, in_range, element, advance,
+                extra_test, body, opts):
+    def cond_fn(itr, *vals):
+        state.set_inside(vals)
+        ok = in_range(itr)
+        if extra_test is None:
+            return ok
+        from autograph.operators.logical import and_
+        return and_(lambda: ok, extra_test)
+
+    def body_fn(itr, *vals):
+        state.set_inside(vals)
+        body(element(itr))
+        return [advance(itr)] + state.get_carried()
+
+    final = state.run(lambda: runtime.while_loop(
+        cond_fn, body_fn, [init_iterate] + state.carried_values(),
+        maximum_iterations=opts.get("maximum_iterations"),
+        loop_var_names=[iterate_name] + state.carried_names()))
+    state.set_after(final[1:])
+
+
+def _staged_range_for(start, limit, delta, extra_test, body, get_state, set_state, names, opts):
+    state = _LoopState(get_state, set_state, names, "for")
+    start = runtime.convert_to_tensor(start, dtype_hint="int32")
+    limit = runtime.convert_to_tensor(limit, dtype_hint=start.dtype)
+    if isinstance(delta, (int, np.integer)) and not isinstance(delta, bool):
+        step = int(delta)
+        if step == 0:
+            raise ValueError(f"range() arg 3 must not be zero (at {state.where})")
+        in_range = (lambda i: i < limit) if step > 0 else (lambda i: i > limit)
+        delta = runtime.convert_to_tensor(step, dtype=start.dtype)
+    else:
+        delta = runtime.convert_to_tensor(delta, dtype_hint=start.dtype)
+        in_range = lambda i: (limit - i) * delta > 0  # noqa: E731  (either sign of delta)
+    _stage_loop(state, "for", start, "itr", in_range, lambda i: i, lambda i: i + delta,
+                extra_test, body, opts)
+
+
+def _staged_indexed_for(source, extra_test, body, get_state, set_state, names, opts):
+    state = _LoopState(get_state, set_state, names, "for")
+    length = source.length
+    _stage_loop(state, "for", runtime.constant(0), "itr", lambda i: i < length, source.element,
+                lambda i: i + 1, extra_test, body, opts)

@@ -1,0 +1,23 @@
+"""``assert`` in converted code: Python's assert, or an Assert op for a tensor test."""
+from __future__ import annotations
+
+import runtime
+from runtime.ops.core import apply_op
+from runtime.tensor import SymbolicTensor
+
+
+def assert_stmt(expression1, expression2=None):
+    """``assert expression1, expression2()``; the message thunk runs only when needed."""
+    if isinstance(expression1, SymbolicTensor):
+        message = "" if expression2 is None else expression2()
+        assert_op = getattr(runtime, "Assert", None)
+        data = [message] if not isinstance(message, (list, tuple)) else list(message)
+        if assert_op is not None:
+            return assert_op(expression1, data)
+        return apply_op("Assert", [expression1] + [runtime.convert_to_tensor(d) for d in data],
+                        attrs={"summarize": 3}, name="Assert")
+    if not expression1:
+        if expression2 is None:
+            raise AssertionError()
+        raise AssertionError(expression2())
+    return None

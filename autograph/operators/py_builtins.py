@@ -1,0 +1,127 @@
+"""Tensor-aware versions of Python builtins that converted code calls.
+
+``converted_call`` routes ``range``, ``len``, ``enumerate``, ``zip``,
+``int``, ``float`` and ``abs`` here. Python arguments keep Python's
+behaviour exactly; symbolic tensors get what TensorFlow gives them.
+"""
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import runtime
+from runtime.origin import current_origin
+from runtime.tensor import SymbolicTensor, Tensor
+
+
+@dataclass(frozen=True)
+class TensorRange:
+    """``range(start, limit, delta)`` with a symbolic bound; ``for`` over it stages a loop."""
+
+    start: Any
+    limit: Any
+    delta: Any
+
+    def __iter__(self):
+        raise TypeError(
+            f"range() over a symbolic tensor can only drive a `for` loop in converted code "
+            f"(at {current_origin()}); use tf.range to make a tensor of the values.")
+
+
+@dataclass(frozen=True)
+class IndexedSource:
+    """Something a staged loop walks by index: ``length`` and ``element(i)``."""
+
+    length: Any
+    element: Callable
+
+
+def _any_symbolic(args) -> bool:
+    return any(isinstance(a, SymbolicTensor) for a in args)
+
+
+def range_(*args):
+    if not _any_symbolic(args):
+        return builtins.range(*args)
+    if len(args) == 1:
+        return TensorRange(0, args[0], 1)
+    if len(args) == 2:
+        return TensorRange(args[0], args[1], 1)
+    return TensorRange(*args)
+
+
+def _first_dim(t: SymbolicTensor):
+    if t.shape.rank == 0:
+        raise TypeError(f"Cannot iterate over a scalar tensor (at {current_origin()}).")
+    if t.shape.rank is not None and t.shape[0] is not None:
+        return t.shape[0]
+    return runtime.shape(t)[0]
+
+
+def indexed_source(value) -> IndexedSource | None:
+    """How a staged loop walks ``value``, or None when it is a Python iterable."""
+    if isinstance(value, IndexedSource):
+        return value
+    if isinstance(value, SymbolicTensor):
+        return IndexedSource(_first_dim(value), lambda i: runtime.gather(value, i))
+    return None
+
+
+def len_(value):
+    if isinstance(value, SymbolicTensor):
+        n = _first_dim(value)
+        return n if isinstance(n, int) else n
+    size = getattr(value, "size", None)
+    if callable(size) and hasattr(value, "_components"):  # TensorArray
+        return size()
+    return builtins.len(value)
+
+
+def enumerate_(iterable, start=0):
+    source = indexed_source(iterable)
+    if source is None:
+        return builtins.enumerate(iterable, start)
+    return IndexedSource(source.length, lambda i: (i + start, source.element(i)))
+
+
+def zip_(*iterables, **kwargs):
+    sources = [indexed_source(it) for it in iterables]
+    if all(s is None for s in sources):
+        return builtins.zip(*iterables, **kwargs)
+    if any(s is None for s in sources):
+        raise TypeError(f"zip() of tensors and Python iterables cannot drive a staged loop "
+                        f"(at {current_origin()}); convert the Python values with tf.constant.")
+    length = sources[0].length
+    for s in sources[1:]:
+        length = runtime.minimum(length, s.length)
+    return IndexedSource(length, lambda i: tuple(s.element(i) for s in sources))
+
+
+def int_(x=0, base=None):
+    if isinstance(x, Tensor) and base is None:
+        return runtime.cast(x, runtime.int32)
+    return builtins.int(x) if base is None else builtins.int(x, base)
+
+
+def float_(x=0.0):
+    if isinstance(x, Tensor):
+        return runtime.cast(x, runtime.float32)
+    return builtins.float(x)
+
+
+def abs_(x):
+    if isinstance(x, Tensor):
+        return runtime.abs(x)
+    return builtins.abs(x)
+
+
+BUILTIN_OVERRIDES = {
+    builtins.range: range_,
+    builtins.len: len_,
+    builtins.enumerate: enumerate_,
+    builtins.zip: zip_,
+    builtins.int: int_,
+    builtins.float: float_,
+    builtins.abs: abs_,
+}
