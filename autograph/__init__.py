@@ -5,3 +5,5 @@
 from graph import __version__  # noqa: F401
 from runtime import *  # noqa: F401,F403
 from autograph.function import function  # noqa: F401
+from autograph.impl.api import convert, do_not_convert, to_code, to_graph  # noqa: F401,E402
+from autograph import autograph  # noqa: F401,E402  (tf.autograph.to_code, ...)
