@@ -26,6 +26,7 @@ class BreakTransformer(Transformer):
                 return [node] + orelse
             return node
         flag = self.ctx.namer.new("break_")
+        self.ctx.flags.add(flag)
         lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Break),
                                        lambda s: templates.replace("flag = True", flag=flag),
                                        flag, into_loops=False)

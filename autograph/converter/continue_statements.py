@@ -16,6 +16,7 @@ class ContinueTransformer(Transformer):
         if not jumps.contains(node.body, gast.Continue, into_loops=False):
             return node
         flag = self.ctx.namer.new("continue_")
+        self.ctx.flags.add(flag)
         lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Continue),
                                        lambda s: templates.replace("flag = True", flag=flag),
                                        flag, into_loops=False)

@@ -31,6 +31,16 @@ class _LoadChecks(gast.NodeTransformer):
     visit_Lambda = visit_ClassDef = visit_FunctionDef
 
 
+def _without_stores(block: list, names: set) -> list:
+    """``block`` without its top-level assignments to ``names`` (flags nothing reads)."""
+    if not names:
+        return block
+    kept = [s for s in block if not (isinstance(s, gast.Assign) and len(s.targets) == 1
+                                     and isinstance(s.targets[0], gast.Name)
+                                     and s.targets[0].id in names)]
+    return kept or [gast.Pass()]
+
+
 class ControlFlowTransformer(Transformer):
     def __init__(self, ctx, fa: FunctionAnalysis):
         super().__init__(ctx)
@@ -48,18 +58,21 @@ class ControlFlowTransformer(Transformer):
         inside = node.ag_live_body_in | node.ag_live_orelse_in
         extra = [s for s in st.select_state(node, inside, self.fa) if s not in outputs]
         names = outputs + extra
-        node.body = self.visit_block(node.body)
-        node.orelse = self.visit_block(node.orelse)
+        dead_flags = self.ctx.flags - set(names)
+        node.body = self.visit_block(_without_stores(node.body, dead_flags))
+        node.orelse = self.visit_block(_without_stores(node.orelse, dead_flags))
         namer = self.ctx.namer
         decls = st.declarations(names, self.fa)
-        body_name = namer.new("if_body")
-        stmts = [st.function(body_name, [], decls, node.body)]
-        orelse_name = None
-        if node.orelse:
-            orelse_name = namer.new("else_body")
-            stmts.append(st.function(orelse_name, [], decls, node.orelse))
-        call_args = dict(test=node.test, body=body_name,
-                         orelse=orelse_name or gast.Constant(value=None, kind=None))
+        stmts = []
+        branches = []
+        for block, base in ((node.body, "if_body"), (node.orelse, "else_body")):
+            if all(isinstance(s, gast.Pass) for s in block):
+                branches.append(gast.Constant(value=None, kind=None))
+                continue
+            fn_name = namer.new(base)
+            stmts.append(st.function(fn_name, [], decls, block))
+            branches.append(fn_name)
+        call_args = dict(test=node.test, body=branches[0], orelse=branches[1])
         if names:
             accessors, get_name, set_name = st.accessors(names, self.fa, namer)
             stmts = accessors + stmts

@@ -24,6 +24,7 @@ def _convert(fn, ctx):
     if not _returns_inside_control_flow(fn):
         return
     do_return = ctx.namer.new("do_return")
+    ctx.flags.add(do_return)
     retval = ctx.namer.new("retval_")
 
     def replacement(node):

@@ -68,9 +68,14 @@ def accessors(names, fa: FunctionAnalysis, namer) -> tuple[list, str, str]:
     targets = gast.Tuple(elts=[symbol_expr(n, store=True) for n in names], ctx=gast.Store())
     getter = templates.replace("def get_state():\n    return values",
                                get_state=get_name, values=values)
-    setter = templates.replace("def set_state(vars_):\n    decls\n    targets = vars_",
-                               set_state=set_name, decls=declarations(names, fa),
-                               targets=targets)
+    if len(names) == 1:  # `x = vars_[0]` reads better than `x, = vars_`
+        setter = templates.replace("def set_state(vars_):\n    decls\n    target = vars_[0]",
+                                   set_state=set_name, decls=declarations(names, fa),
+                                   target=symbol_expr(names[0], store=True))
+    else:
+        setter = templates.replace("def set_state(vars_):\n    decls\n    targets = vars_",
+                                   set_state=set_name, decls=declarations(names, fa),
+                                   targets=targets)
     return mark_generated(getter + setter), get_name, set_name
 
 

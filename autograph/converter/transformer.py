@@ -21,6 +21,7 @@ class Context:
     source: Source
     namer: Namer
     globals: dict = field(default_factory=dict)
+    flags: set = field(default_factory=set)  # generated jump flags (do_return, break_...)
 
     def origin_text(self, node) -> str:
         line = getattr(node, "lineno", None)

@@ -49,7 +49,8 @@ def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_name
     """
     if type(cond) is not SymbolicTensor and (type(cond) in (bool, int) or _symbolic(cond) is None):
         if cond:
-            body()
+            if body is not None:
+                body()
         elif orelse is not None:
             orelse()
         return

@@ -1,0 +1,198 @@
+"""Every error names the user's file:line (and what to do); types are kept."""
+import inspect
+import os
+import re
+
+import numpy as np
+import pytest
+
+import runtime as rt
+from autograph.errors import ConversionError, UndefinedVariableError
+from autograph.impl.api import convert, to_code
+from runtime.errors import StagingError, StructureMismatchError
+from tests.staging import staged
+
+HERE = os.path.abspath(__file__)
+
+
+def line_of(fn, marker: str) -> int:
+    lines, start = inspect.getsourcelines(fn)
+    for i, text in enumerate(lines):
+        if marker in text:
+            return start + i
+    raise AssertionError(marker)
+
+
+def where(fn, marker):
+    return re.escape(f"{HERE}:{line_of(fn, marker)}")
+
+
+def one_branch(x):
+    if x > 0:  # the-if
+        y = x + 1
+    return y  # the-use
+
+
+def one_branch_unused(x):
+    if x > 0:
+        y = x + 1
+        x = y * 2
+    return x
+
+
+def loop_defined(n):
+    i = 0
+    while i < n:  # the-loop
+        last = i
+        i += 1
+    return last  # the-use
+
+
+def dtype_change(n):
+    x = 0
+    i = 0
+    while i < n:  # the-loop
+        x = 1.5
+        i += 1
+    return x
+
+
+def generator(n):
+    for i in range(n):
+        yield i  # the-yield
+
+
+def deletes(n):
+    x = 0
+    while x < n:
+        x += 1
+        del x  # the-del
+    return n
+
+
+def bad_operand(x):
+    y = x + 1
+    z = y + "text"  # the-bad-line
+    return z
+
+
+def returns_in_one_branch(x):
+    if x > 0:  # the-if
+        return x
+    x = x * 2
+
+
+def none_loop_var(n):
+    x = None
+    while n > 0:  # the-loop
+        x = n
+        n = n - 1
+    return x
+
+
+def test_undefined_in_one_branch_names_variable_and_lines():
+    with pytest.raises(UndefinedVariableError) as info:
+        staged(convert(one_branch), np.int32(1))
+    msg = str(info.value)
+    assert "'y'" in msg
+    assert re.search(where(one_branch, "the-use"), msg)
+    assert re.search(where(one_branch, "the-if"), msg)
+    assert "true branch" in msg
+    assert isinstance(info.value, UnboundLocalError)
+
+
+def test_undefined_in_one_branch_in_python_is_unbound_local():
+    with pytest.raises(UnboundLocalError):
+        convert(one_branch)(-1)
+    assert convert(one_branch)(2) == 3
+
+
+def test_undefined_but_unused_just_works():
+    assert staged(convert(one_branch_unused), np.int32(3)) == 8
+    assert staged(convert(one_branch_unused), np.int32(-3)) == -3
+
+
+def test_first_defined_in_staged_loop_used_after():
+    with pytest.raises(UndefinedVariableError) as info:
+        staged(convert(loop_defined), np.int32(3))
+    msg = str(info.value)
+    assert "'last'" in msg and "zero times" in msg
+    assert re.search(where(loop_defined, "the-use"), msg)
+    assert re.search(where(loop_defined, "the-loop"), msg)
+    assert convert(loop_defined)(3) == 2
+
+
+def test_loop_variable_dtype_change():
+    with pytest.raises(StructureMismatchError) as info:
+        staged(convert(dtype_change), np.int32(3))
+    msg = str(info.value)
+    assert "x has dtype int32 before the loop but dtype float32" in msg
+    assert re.search(where(dtype_change, "the-loop"), msg)
+
+
+def test_generator_is_a_conversion_error():
+    with pytest.raises(ConversionError) as info:
+        convert(generator)
+    assert re.search(where(generator, "the-yield"), str(info.value))
+    assert "yield" in str(info.value)
+
+
+def test_del_of_loop_state():
+    with pytest.raises(ConversionError) as info:
+        to_code(deletes)
+    assert re.search(where(deletes, "the-del"), str(info.value))
+    assert "del x" in str(info.value)
+
+
+def test_no_source_names_the_function():
+    ns = {}
+    exec("def made_by_exec(x):\n    return x\n", ns)
+    with pytest.raises(ConversionError, match="made_by_exec.*source"):
+        convert(ns["made_by_exec"])
+
+
+def test_python_error_keeps_type_and_points_at_user_line():
+    with pytest.raises(TypeError) as info:
+        staged(convert(bad_operand), np.int32(1))
+    msg = str(info.value)
+    assert re.search(f'File "{re.escape(HERE)}", line {line_of(bad_operand, "the-bad-line")}, '
+                     "in bad_operand", msg)
+    assert 'z = y + "text"' in msg
+
+
+def test_return_in_only_one_staged_branch():
+    with pytest.raises(StagingError) as info:
+        staged(convert(returns_in_one_branch), np.int32(1))
+    msg = str(info.value)
+    assert "returns a value only in the true branch" in msg
+    assert re.search(where(returns_in_one_branch, "the-if"), msg)
+    assert convert(returns_in_one_branch)(1) == 1
+    assert convert(returns_in_one_branch)(-1) is None
+
+
+def test_none_before_staged_loop():
+    with pytest.raises(StagingError) as info:
+        staged(convert(none_loop_var), np.int32(3))
+    msg = str(info.value)
+    assert "'x' is None before the while loop" in msg
+    assert re.search(where(none_loop_var, "the-loop"), msg)
+
+
+def test_graph_nodes_point_at_user_lines():
+    def f(x):
+        y = x * 2  # the-mul
+        if y > 3:  # the-cond
+            y = y - 1  # the-sub
+        return y
+    from tests.staging import trace
+    graph, _, _ = trace(convert(f), np.int32(1))
+    origins = {n.op: n.origin for n in graph.nodes if n.origin is not None}
+    assert origins["Mul"].line == line_of(f, "the-mul")
+    assert origins["Mul"].file == HERE
+    assert origins["Mul"].function == "f"
+    assert "y = x * 2" in origins["Mul"].source
+    cond_nodes = [n for n in graph.nodes if n.op in ("If", "StatelessIf")]
+    assert cond_nodes[0].origin.line == line_of(f, "the-cond")
+    branch = cond_nodes[0].attrs["then_branch"]
+    sub = [n for n in branch.nodes if n.op == "Sub"]
+    assert sub[0].origin.line == line_of(f, "the-sub")
