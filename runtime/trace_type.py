@@ -25,6 +25,7 @@ import numpy as np
 
 from graph.dtypes import as_array, as_dtype, infer_dtype
 from graph.shapes import TensorShape
+from runtime import context
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.tensor_spec import TensorSpec
 
@@ -162,6 +163,9 @@ def _make_key_slow(value, feeds: list):
         feeds.append(as_array(value, dtype))
         return (TENSOR, dtype.name, np.shape(value))
     if isinstance(value, SymbolicTensor):
+        if context.current_graph() is None:  # called eagerly with a tensor of a finished trace
+            from runtime.ops.core import leaked
+            raise leaked(value)
         feeds.append(value)
         return (TENSOR, value.dtype.name, value.shape.as_tuple())
     if isinstance(value, TensorSpec):

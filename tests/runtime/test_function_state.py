@@ -140,6 +140,8 @@ def test_leaked_tensor_used_later_is_a_clear_type_error():
     assert "escaped the function" in str(info.value) and "leaky" in str(info.value)
     with pytest.raises(LeakedTensorError):
         rt.add(leak["x"], 1)
+    with pytest.raises(LeakedTensorError):
+        Function(lambda t: t + 1)(leak["x"])   # passed as an argument
 
 
 def test_module_tracks_variables_and_submodules():
