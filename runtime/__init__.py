@@ -32,3 +32,4 @@ from runtime.function import ConcreteFunction, Function  # noqa: F401
 from runtime.module import Module  # noqa: F401
 from runtime.py_function import py_function  # noqa: F401
 from runtime.trace_type import types  # noqa: F401
+from runtime.gradients import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401

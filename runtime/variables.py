@@ -25,6 +25,8 @@ from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, _numpy_text
 
 # Called with each new Variable before it creates state (runtime.function installs one).
 _CREATION_HOOKS: list = []
+# Called with (variable, tensor) for each read while a GradientTape records.
+READ_HOOKS: list = []
 
 
 class Variable:
@@ -102,8 +104,12 @@ class Variable:
         graph = context.current_graph()
         if graph is None:
             value = resources.read(self._resource)
-            return EagerTensor(np.array(value, copy=True), self._dtype)
-        return apply_op("ReadVariableOp", [], attrs=self._attrs(), name="ReadVariableOp")
+            t = EagerTensor(np.array(value, copy=True), self._dtype)
+        else:
+            t = apply_op("ReadVariableOp", [], attrs=self._attrs(), name="ReadVariableOp")
+        for hook in READ_HOOKS:  # GradientTapes watching variable reads
+            hook(self, t)
+        return t
 
     def value(self) -> Tensor:
         return self._as_tensor()

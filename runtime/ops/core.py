@@ -16,6 +16,10 @@ from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 _ARG_NAMES = ("x", "y", "z")
 
+# Callbacks ``(op, inputs, attrs, result)`` told of every eager op while a GradientTape
+# records; empty otherwise, so the untaped path costs one truthiness test.
+RECORDERS: list = []
+
 
 def apply_op(op: str, inputs=(), attrs=None, name: str | None = None,
              arg_names=_ARG_NAMES):
@@ -27,6 +31,10 @@ def apply_op(op: str, inputs=(), attrs=None, name: str | None = None,
     attrs = {} if attrs is None else attrs
     graph = context.current_graph()
     if graph is None:
+        if RECORDERS:  # a GradientTape is recording (runtime.gradients.tape)
+            result = _run_eager(op, inputs, attrs)
+            RECORDERS[-1](op, inputs, attrs, result)
+            return result
         return _run_eager(op, inputs, attrs)
     refs = [as_graph_input(graph, t) for t in inputs]
     node = graph.add_node(op, refs, attrs, name=name, origin=current_origin())

@@ -1,0 +1,8 @@
+"""Reverse-mode automatic differentiation: ``GradientTape``, ``stop_gradient``.
+
+Importing the package registers the gradient functions of the op library.
+"""
+from runtime.gradients import array_grads, math_grads  # noqa: F401  (register gradients)
+from runtime.gradients.backprop import NoGradientError  # noqa: F401
+from runtime.gradients.registry import NotDifferentiable, RegisterGradient  # noqa: F401
+from runtime.gradients.tape import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401

@@ -1,0 +1,142 @@
+"""Gradients of array ops: reshaping, joining, splitting, gathering and slicing.
+
+A gather's gradient is the gathered rows added back into zeros of the
+params' shape (``UnsortedSegmentSum``): TensorFlow's IndexedSlices,
+accumulated densely. A slice's gradient is ``StridedSliceGrad``: the
+gradient written into zeros of the sliced input's shape.
+"""
+from __future__ import annotations
+
+from runtime.gradients.registry import RegisterGradient
+from runtime.gradients.util import static_ints
+from runtime.ops import array_ops as A
+from runtime.ops import math_ops as M
+from runtime.ops.core import apply_op
+from runtime.origin import current_origin
+
+
+def _like(g, x):
+    """``g`` reshaped to ``x``'s shape (the static shape when known)."""
+    if x.shape.is_fully_defined():
+        if g.shape == x.shape:
+            return g
+        return A.reshape(g, x.shape.as_list())
+    return A.reshape(g, A.shape(x))
+
+
+@RegisterGradient("Reshape")
+def _reshape_grad(op, g):
+    return [_like(g, op.inputs[0]), None]
+
+
+@RegisterGradient("ExpandDims")
+def _expand_dims_grad(op, g):
+    return [_like(g, op.inputs[0]), None]
+
+
+@RegisterGradient("Squeeze")
+def _squeeze_grad(op, g):
+    return [_like(g, op.inputs[0])]
+
+
+@RegisterGradient("Transpose")
+def _transpose_grad(op, g):
+    perm = static_ints(op.inputs[1], "permutation of a transpose")
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return [A.transpose(g, inverse), None]
+
+
+def _axis(axis: int, rank: int | None) -> int:
+    if axis >= 0:
+        return axis
+    if rank is None:
+        raise NotImplementedError(f"a negative axis needs an input of known rank "
+                                  f"(at {current_origin()})")
+    return axis + rank
+
+
+@RegisterGradient("ConcatV2")
+def _concat_grad(op, g):
+    values = op.inputs[:-1]
+    axis = _axis(static_ints(op.inputs[-1], "axis of a concat")[0], g.shape.rank)
+    grads = []
+    start = 0
+    for x in values:
+        size = x.shape[axis] if x.shape.rank is not None else None
+        if size is None:
+            size = A.shape(x)[axis]
+        stop = start + size if isinstance(start, int) and isinstance(size, int) else \
+            M.add(start, size)
+        grads.append(A.strided_slice(g, (slice(None),) * axis + (slice(start, stop),)))
+        start = stop
+    return grads + [None]
+
+
+@RegisterGradient("Pack")
+def _pack_grad(op, g):
+    return A.unstack(g, num=len(op.inputs), axis=op.attrs.get("axis", 0))
+
+
+@RegisterGradient("Unpack")
+def _unpack_grad(op, *grads):
+    parts = [A.zeros_like(o) if gi is None else gi for gi, o in zip(grads, op.outputs)]
+    return [A.stack(parts, axis=op.attrs.get("axis", 0))]
+
+
+@RegisterGradient("Tile")
+def _tile_grad(op, g):
+    x = op.inputs[0]
+    if not x.shape.is_fully_defined():
+        raise NotImplementedError(f"The gradient of tf.tile needs an input of known shape "
+                                  f"(at {current_origin()})")
+    multiples = static_ints(op.inputs[1], "multiples of a tile")
+    dims = x.shape.as_list()
+    split = []
+    for m, d in zip(multiples, dims):
+        split += [m, d]
+    summed = M.reduce_sum(A.reshape(g, split), axis=list(range(0, 2 * len(dims), 2)))
+    return [summed, None]
+
+
+@RegisterGradient("GatherV2")
+def _gather_grad(op, g):
+    params, indices, axis_t = op.inputs
+    if op.attrs.get("batch_dims", 0):
+        raise NotImplementedError(f"The gradient of tf.gather with batch_dims is not "
+                                  f"supported (at {current_origin()})")
+    rank = params.shape.rank
+    axis = _axis(static_ints(axis_t, "axis of a gather")[0], rank)
+    n_idx = indices.shape.rank
+    if n_idx is None or g.shape.rank is None:
+        raise NotImplementedError(f"The gradient of tf.gather needs indices and params of "
+                                  f"known rank (at {current_origin()})")
+    g_rank = g.shape.rank
+    idx_axes = list(range(axis, axis + n_idx))
+    perm = idx_axes + [i for i in range(g_rank) if i not in idx_axes]
+    moved = A.transpose(g, perm) if perm != list(range(g_rank)) else g
+    num = params.shape[axis] if params.shape[axis] is not None else A.shape(params)[axis]
+    if isinstance(num, int):
+        num = _int32(num)
+    summed = apply_op("UnsortedSegmentSum", [moved, indices, num], name="UnsortedSegmentSum")
+    if axis:
+        p_rank = summed.shape.rank
+        back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, p_rank))
+        summed = A.transpose(summed, back)
+    return [summed, None, None]
+
+
+def _int32(value: int):
+    from graph import dtypes
+    from runtime.ops.core import constant
+    return constant(value, dtype=dtypes.int32)
+
+
+@RegisterGradient("StridedSlice")
+def _strided_slice_grad(op, g):
+    x, bounds = op.inputs[0], list(op.inputs[1:])
+    shape = A.shape(x)
+    grad = apply_op("StridedSliceGrad", [shape, g] + bounds, attrs={"spec": op.attrs["spec"]},
+                    name="StridedSliceGrad")
+    return [grad] + [None] * len(bounds)

@@ -1,0 +1,327 @@
+"""Gradients of elementwise math, MatMul, reductions, Cast and SelectV2.
+
+Each follows TensorFlow's math_grad.py: a broadcasting op sums its
+gradient back to each input's shape (``reduce_to``), and functions of the
+output (tanh, sigmoid, exp, sqrt) reuse the output rather than recompute.
+"""
+from __future__ import annotations
+
+from runtime.gradients.registry import NotDifferentiable, RegisterGradient
+from runtime.gradients.util import reduce_to, reduced_shape_grad
+from runtime.ops import array_ops as A
+from runtime.ops import math_ops as M
+
+NotDifferentiable(
+    "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "LogicalAnd",
+    "LogicalOr", "LogicalNot", "ArgMax", "ArgMin", "Any", "All", "Where", "FloorDiv",
+    "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "Floor", "Ceil", "Round",
+    "ZerosLike", "OnesLike", "Shape", "Size", "Rank", "Range", "Fill", "Const",
+    "StopGradient", "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
+    "StatelessRandomUniformV2", "StatelessRandomNormalV2", "PrintV2", "Assert", "NoOp",
+    "MatrixDiag", "MatrixSetDiag", "AssignVariableOp", "AssignAddVariableOp",
+    "AssignSubVariableOp", "Placeholder")
+
+
+def _binary(record, gx, gy):
+    x, y = record.inputs
+    return [None if gx is None else reduce_to(gx, x), None if gy is None else reduce_to(gy, y)]
+
+
+# -- binary arithmetic ---------------------------------------------------------------
+
+@RegisterGradient("AddV2")
+def _add_grad(op, g):
+    return _binary(op, g, g)
+
+
+@RegisterGradient("Sub")
+def _sub_grad(op, g):
+    return _binary(op, g, M.negative(g))
+
+
+@RegisterGradient("Mul")
+def _mul_grad(op, g):
+    x, y = op.inputs
+    return _binary(op, M.multiply(g, y), M.multiply(g, x))
+
+
+@RegisterGradient("RealDiv")
+def _div_grad(op, g):
+    x, y = op.inputs
+    gx = M.realdiv(g, y)
+    gy = M.negative(M.multiply(g, M.realdiv(M.realdiv(x, y), y)))
+    return _binary(op, gx, gy)
+
+
+@RegisterGradient("Pow")
+def _pow_grad(op, g):
+    x, y = op.inputs
+    z = op.outputs[0]
+    gx = M.multiply(g, M.multiply(y, M.pow(x, M.subtract(y, 1))))
+    positive = M.greater(x, 0)
+    safe_x = M.where(positive, x, A.ones_like(x))
+    log_x = M.where(positive, M.log(safe_x), A.zeros_like(x))
+    gy = M.multiply(g, M.multiply(z, log_x))
+    return _binary(op, gx, gy)
+
+
+def _select_mask(op, g, pick_x):
+    x, y = op.inputs
+    zeros = A.zeros_like(g)
+    g_full = M.add(g, zeros) if g.shape != pick_x.shape else g
+    return _binary(op, M.where(pick_x, g_full, zeros), M.where(pick_x, zeros, g_full))
+
+
+@RegisterGradient("Maximum")
+def _maximum_grad(op, g):
+    x, y = op.inputs
+    return _select_mask(op, g, M.greater_equal(x, y))
+
+
+@RegisterGradient("Minimum")
+def _minimum_grad(op, g):
+    x, y = op.inputs
+    return _select_mask(op, g, M.less_equal(x, y))
+
+
+@RegisterGradient("SquaredDifference")
+def _squared_difference_grad(op, g):
+    x, y = op.inputs
+    d = M.multiply(M.multiply(g, 2.0), M.subtract(x, y))
+    return _binary(op, d, M.negative(d))
+
+
+@RegisterGradient("FloorMod")
+def _floor_mod_grad(op, g):
+    x, y = op.inputs
+    return _binary(op, g, M.multiply(M.negative(g), M.floor(M.realdiv(x, y))))
+
+
+# -- unary ------------------------------------------------------------------------
+
+@RegisterGradient("Neg")
+def _neg_grad(op, g):
+    return [M.negative(g)]
+
+
+@RegisterGradient("Abs")
+def _abs_grad(op, g):
+    return [M.multiply(g, M.sign(op.inputs[0]))]
+
+
+@RegisterGradient("Square")
+def _square_grad(op, g):
+    return [M.multiply(g, M.multiply(op.inputs[0], 2.0))]
+
+
+@RegisterGradient("Sign")
+def _sign_grad(op, g):
+    return [A.zeros_like(op.inputs[0])]
+
+
+@RegisterGradient("Relu")
+def _relu_grad(op, g):
+    y = op.outputs[0]
+    return [M.where(M.greater(y, 0), g, A.zeros_like(g))]
+
+
+@RegisterGradient("Tanh")
+def _tanh_grad(op, g):
+    y = op.outputs[0]
+    return [M.multiply(g, M.subtract(1.0, M.square(y)))]
+
+
+@RegisterGradient("Sigmoid")
+def _sigmoid_grad(op, g):
+    y = op.outputs[0]
+    return [M.multiply(g, M.multiply(y, M.subtract(1.0, y)))]
+
+
+@RegisterGradient("Exp")
+def _exp_grad(op, g):
+    return [M.multiply(g, op.outputs[0])]
+
+
+@RegisterGradient("Log")
+def _log_grad(op, g):
+    return [M.realdiv(g, op.inputs[0])]
+
+
+@RegisterGradient("Sqrt")
+def _sqrt_grad(op, g):
+    return [M.realdiv(M.multiply(g, 0.5), op.outputs[0])]
+
+
+@RegisterGradient("Rsqrt")
+def _rsqrt_grad(op, g):
+    y = op.outputs[0]
+    return [M.multiply(M.multiply(g, -0.5), M.multiply(y, M.square(y)))]
+
+
+@RegisterGradient("Sin")
+def _sin_grad(op, g):
+    return [M.multiply(g, M.cos(op.inputs[0]))]
+
+
+@RegisterGradient("Cos")
+def _cos_grad(op, g):
+    return [M.negative(M.multiply(g, M.sin(op.inputs[0])))]
+
+
+@RegisterGradient("Identity")
+def _identity_grad(op, g):
+    return [g]
+
+
+@RegisterGradient("ReadVariableOp")
+def _read_variable_grad(op, g):
+    return [g] * len(op.inputs)
+
+
+@RegisterGradient("Cast")
+def _cast_grad(op, g):
+    src = op.inputs[0]
+    if not src.dtype.is_floating:
+        return [None]
+    return [M.cast(g, src.dtype)]
+
+
+@RegisterGradient("SelectV2")
+def _select_grad(op, g):
+    c, x, y = op.inputs
+    zeros = A.zeros_like(g)
+    return [None, reduce_to(M.where(c, g, zeros), x), reduce_to(M.where(c, zeros, g), y)]
+
+
+# -- MatMul ---------------------------------------------------------------------------
+
+def _mm(a, b, ta, tb, batch):
+    if batch:
+        return M.matmul(a, b, adjoint_a=ta, adjoint_b=tb)
+    return M.matmul(a, b, transpose_a=ta, transpose_b=tb)
+
+
+def _matmul_grads(op, g, ta: bool, tb: bool, batch: bool):
+    a, b = op.inputs
+    if not ta and not tb:
+        ga, gb = _mm(g, b, False, True, batch), _mm(a, g, True, False, batch)
+    elif not ta and tb:
+        ga, gb = _mm(g, b, False, False, batch), _mm(g, a, True, False, batch)
+    elif ta and not tb:
+        ga, gb = _mm(b, g, False, True, batch), _mm(a, g, False, False, batch)
+    else:
+        ga, gb = _mm(b, g, True, True, batch), _mm(g, a, True, True, batch)
+    if batch:
+        ga, gb = reduce_to(ga, a), reduce_to(gb, b)
+    return [ga, gb]
+
+
+@RegisterGradient("MatMul")
+def _matmul_grad(op, g):
+    return _matmul_grads(op, g, bool(op.attrs.get("transpose_a")),
+                         bool(op.attrs.get("transpose_b")), False)
+
+
+@RegisterGradient("BatchMatMulV2")
+def _batch_matmul_grad(op, g):
+    return _matmul_grads(op, g, bool(op.attrs.get("adj_x")), bool(op.attrs.get("adj_y")), True)
+
+
+# -- reductions -----------------------------------------------------------------------
+
+def _axes(op):
+    axis = op.attrs.get("axis")
+    return None if axis is None else tuple(axis)
+
+
+@RegisterGradient("Sum")
+def _sum_grad(op, g):
+    x = op.inputs[0]
+    return [reduced_shape_grad(g, x, _axes(op), op.attrs.get("keep_dims", False))]
+
+
+def _count(x, y):
+    """How many input elements went into each output element of a reduction."""
+    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
+        return max(x.shape.num_elements(), 1) // max(y.shape.num_elements(), 1)
+    n = M.cast(A.size(x), x.dtype)
+    return M.realdiv(n, M.maximum(M.cast(A.size(y), x.dtype), 1.0))
+
+
+@RegisterGradient("Mean")
+def _mean_grad(op, g):
+    x, y = op.inputs[0], op.outputs[0]
+    full = reduced_shape_grad(g, x, _axes(op), op.attrs.get("keep_dims", False))
+    count = _count(x, y)
+    if isinstance(count, int):
+        return [M.multiply(full, 1.0 / count)]
+    return [M.realdiv(full, count)]
+
+
+def _extreme_grad(op, g):
+    x, y = op.inputs[0], op.outputs[0]
+    axes, keep = _axes(op), op.attrs.get("keep_dims", False)
+    y_full = reduced_shape_grad(y, x, axes, keep)
+    hit = M.cast(M.equal(x, y_full), x.dtype)
+    count = reduced_shape_grad(M.reduce_sum(hit, axis=axes, keepdims=keep), x, axes, keep)
+    return [M.multiply(M.realdiv(hit, count), reduced_shape_grad(g, x, axes, keep))]
+
+
+RegisterGradient("Max")(_extreme_grad)
+RegisterGradient("Min")(_extreme_grad)
+
+
+@RegisterGradient("Prod")
+def _prod_grad(op, g):
+    # d(prod)/dx_i = prod of the others: the product of everything before i times the
+    # product of everything after i, which stays right when some x_j are zero.
+    x, y = op.inputs[0], op.outputs[0]
+    axes, keep = _axes(op), op.attrs.get("keep_dims", False)
+    if axes is None or x.shape.rank is None:
+        rank = x.shape.rank
+        if rank is None:
+            raise NotImplementedError("The gradient of reduce_prod needs an input of known rank")
+        axes = tuple(range(rank))
+    rank = x.shape.rank
+    axes = sorted(a % rank for a in axes)
+    others = [i for i in range(rank) if i not in axes]
+    perm = others + axes
+    xt = A.transpose(x, perm)
+    if not x.shape.is_fully_defined():
+        raise NotImplementedError("The gradient of reduce_prod needs an input of known shape")
+    dims = x.shape.as_tuple()
+    kept = [dims[i] for i in others]
+    n = 1
+    for a in axes:
+        n *= dims[a]
+    if n > 64:  # the quotient is cheaper for long reductions; exact while no x_i is 0
+        return [M.multiply(M.realdiv(reduced_shape_grad(y, x, tuple(axes), keep), x),
+                           reduced_shape_grad(g, x, tuple(axes), keep))]
+    flat = A.reshape(xt, [-1 if not kept else int(_prod(kept)), n])
+    ones = A.ones_like(flat[:, :1])
+    before = _cumprod_exclusive(flat, ones, n, reverse=False)
+    after = _cumprod_exclusive(flat, ones, n, reverse=True)
+    partial = M.multiply(before, after)
+    partial = A.reshape(partial, [dims[i] for i in perm])
+    inverse = [perm.index(i) for i in range(rank)]
+    partial = A.transpose(partial, inverse)
+    del y
+    return [M.multiply(partial, reduced_shape_grad(g, x, tuple(axes), keep))]
+
+
+def _prod(values):
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def _cumprod_exclusive(flat, ones, n: int, reverse: bool):
+    """Column j: the product of columns before j (after j when ``reverse``)."""
+    columns = [None] * n
+    running = ones
+    order = range(n - 1, -1, -1) if reverse else range(n)
+    for j in order:
+        columns[j] = running
+        running = M.multiply(running, flat[:, j:j + 1])
+    return A.concat(columns, axis=1) if n > 1 else columns[0]

@@ -1,0 +1,70 @@
+"""Gradient functions per op type, and the record of one op they are given.
+
+A gradient function is written with runtime ops, so one definition serves
+the eager tape (the ops run now) and graph building (the ops record nodes
+next to the forward ones). It receives an ``OpRecord`` (the op's inputs,
+outputs and attrs as tensors) and the gradients of the op's outputs (None
+for an output that got none, when the op has several) and returns one
+gradient per input (None where there is none).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+_GRADIENTS: dict[str, Callable] = {}
+_NOT_DIFFERENTIABLE: set[str] = set()
+
+
+@dataclass(frozen=True, slots=True)
+class OpRecord:
+    """One op as the gradient code sees it: type, tensors in and out, attrs.
+
+    ``inputs`` may hold ``VariableHandle``s: the variables an op reads
+    (a ReadVariableOp, or an If/While/function whose body reads them).
+    ``node`` is the graph node when the op was staged (for error messages).
+    """
+
+    op: str
+    inputs: tuple
+    outputs: tuple
+    attrs: dict
+    node: Any = None
+    origin: Any = None  # the user's line, kept for ops without a gradient function
+
+
+@dataclass(frozen=True, slots=True)
+class VariableHandle:
+    """A variable as an input of an op record, known by its resource id."""
+
+    resource: int
+    dtype: Any
+    shape: Any
+
+
+def RegisterGradient(op_type: str):  # noqa: N802  (TensorFlow's name)
+    """Decorator: ``fn(record, *grads) -> list of input gradients`` for ``op_type``."""
+    def register(fn: Callable) -> Callable:
+        if op_type in _GRADIENTS:
+            raise KeyError(f"A gradient for op type {op_type!r} is already registered")
+        _GRADIENTS[op_type] = fn
+        return fn
+    return register
+
+
+def NotDifferentiable(*op_types: str) -> None:  # noqa: N802
+    """Declares ops whose outputs carry no gradient back (comparisons, shapes...)."""
+    _NOT_DIFFERENTIABLE.update(op_types)
+
+
+def get_gradient(op_type: str) -> Callable | None:
+    """The gradient function of ``op_type``; None when it is not differentiable.
+
+    Raises LookupError when the op type is unknown to the registry.
+    """
+    fn = _GRADIENTS.get(op_type)
+    if fn is not None:
+        return fn
+    if op_type in _NOT_DIFFERENTIABLE:
+        return None
+    raise LookupError(op_type)

@@ -1,0 +1,314 @@
+"""``tf.GradientTape``: records what runs inside it, then differentiates backward.
+
+Eagerly the tape keeps an ``OpRecord`` for every op one of whose inputs it
+is already tracking (a watched tensor, a read of a watched variable, or the
+output of a recorded op), told of each op by the one-line hook in
+``runtime.ops.core.apply_op`` and of each variable read by
+``runtime.variables.READ_HOOKS``. While a graph is being built (inside a
+tf.function) the graph itself is the record: the tape remembers which span
+of the graph's nodes was created while it recorded, and ``gradient`` adds
+the gradient nodes to the same graph.
+
+Nested tapes give higher derivatives: a tape computing a gradient stops
+recording itself, while an outer tape goes on recording the gradient ops.
+"""
+from __future__ import annotations
+
+import enum
+from contextlib import contextmanager
+
+from graph.ir import Graph
+from runtime import context, nest
+from runtime.gradients import graph_builder
+from runtime.gradients.backprop import backprop, carries_gradient, key_of
+from runtime.gradients.registry import (_GRADIENTS, _NOT_DIFFERENTIABLE, OpRecord,
+                                        VariableHandle)
+from runtime.gradients.util import zeros_for
+from runtime.ops import array_ops
+from runtime.ops import core as _core
+from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.origin import current_origin
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` gives a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+_recording: list["GradientTape"] = []  # tapes recording now, innermost last
+
+
+def _on_op(op, inputs, attrs, result) -> None:
+    for tape in _recording:
+        tape._record_op(op, inputs, attrs, result)
+
+
+def _on_read(variable, tensor) -> None:
+    for tape in _recording:
+        tape._record_read(variable, tensor)
+
+
+def _read_hooks() -> list:
+    from runtime import variables
+    return variables.READ_HOOKS
+
+
+def _activate(tape: "GradientTape") -> None:
+    if not _recording:
+        _core.RECORDERS.append(_on_op)
+        _read_hooks().append(_on_read)
+    _recording.append(tape)
+
+
+def _deactivate(tape: "GradientTape") -> None:
+    _recording.remove(tape)
+    if not _recording:
+        _core.RECORDERS.remove(_on_op)
+        _read_hooks().remove(_on_read)
+
+
+def _is_variable(x) -> bool:
+    return hasattr(x, "_resource") and hasattr(x, "_as_tensor") and not isinstance(x, Tensor)
+
+
+class GradientTape:
+    """Records operations for automatic differentiation (``tf.GradientTape``)."""
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
+        self._persistent = bool(persistent)
+        self._watch_accessed = bool(watch_accessed_variables)
+        self._graph: Graph | None = None
+        self._records: list[OpRecord] = []
+        self._on_tape: dict = {}          # eager: id -> tensor the tape tracks
+        self._watched: dict = {}          # graph: key -> watched tensor
+        self._variables: dict = {}        # resource id -> watched Variable
+        self._intervals: list[list] = []  # graph: [start, end) spans of recorded nodes
+        self._is_recording = False
+        self._used = False
+
+    # -- recording ----------------------------------------------------------------
+    def __enter__(self) -> "GradientTape":
+        if self._is_recording:
+            raise ValueError("This GradientTape is already recording; a tape can only be "
+                             "entered once at a time.")
+        self._graph = context.current_graph()
+        self._start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._is_recording:
+            self._stop()
+
+    def _start(self) -> None:
+        if self._graph is not None:
+            self._intervals.append([len(self._graph.nodes), None])
+        _activate(self)
+        self._is_recording = True
+
+    def _stop(self) -> None:
+        if self._graph is not None and self._intervals and self._intervals[-1][1] is None:
+            self._intervals[-1][1] = len(self._graph.nodes)
+        _deactivate(self)
+        self._is_recording = False
+
+    @contextmanager
+    def stop_recording(self):
+        """Ops run in this block are not recorded (``with tape.stop_recording():``)."""
+        if not self._is_recording:
+            raise ValueError("Tape.stop_recording() can only be used while the tape is "
+                             "recording (inside its `with` block).")
+        self._stop()
+        try:
+            yield
+        finally:
+            self._start()
+
+    def reset(self) -> None:
+        """Forgets everything recorded so far (the tape keeps recording if it was)."""
+        was = self._is_recording
+        if was:
+            self._stop()
+        self._records, self._on_tape, self._watched = [], {}, {}
+        self._variables, self._intervals, self._used = {}, [], False
+        if was:
+            self._start()
+
+    def watch(self, tensor) -> None:
+        """Makes the tape track ``tensor`` (a tensor, a variable, or a structure of them)."""
+        for t in nest.flatten(tensor):
+            if _is_variable(t):
+                self._variables[t._resource] = t
+                continue
+            if not isinstance(t, Tensor):
+                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
+                                 "tf.Tensor or tf.Variable, to GradientTape.watch")
+            if not carries_gradient(t):
+                continue  # TensorFlow only warns: integer tensors get no gradient anyway
+            if isinstance(t, EagerTensor):
+                self._on_tape[id(t)] = t
+            else:
+                self._watched[key_of(t)] = t
+
+    def watched_variables(self) -> tuple:
+        return tuple(self._variables.values())
+
+    def _record_op(self, op, inputs, attrs, result) -> None:
+        if self._graph is not None:
+            return
+        on = self._on_tape
+        for t in inputs:
+            if id(t) in on:
+                break
+        else:
+            return
+        origin = None
+        if op not in _GRADIENTS:
+            if op in _NOT_DIFFERENTIABLE:
+                return
+            origin = current_origin()  # for the error if a gradient is asked of it
+        outputs = (result,) if isinstance(result, Tensor) else (() if result is None
+                                                                else tuple(result))
+        self._records.append(OpRecord(op, tuple(inputs), outputs, attrs, origin=origin))
+        for o in outputs:
+            if carries_gradient(o):
+                on[id(o)] = o
+
+    def _record_read(self, variable, tensor) -> None:
+        r = variable._resource
+        if r not in self._variables:
+            if not (self._watch_accessed and variable.trainable):
+                return
+            self._variables[r] = variable
+        if self._graph is not None or isinstance(tensor, SymbolicTensor):
+            return  # in a graph, the ReadVariableOp node is the record
+        if not carries_gradient(tensor):
+            return
+        handle = VariableHandle(r, variable.dtype, variable.shape)
+        self._records.append(OpRecord("ReadVariableOp", (handle,), (tensor,), {}))
+        self._on_tape[id(tensor)] = tensor
+
+    # -- differentiating ----------------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d(target)/d(sources): a structure like ``sources`` of gradients (or None)."""
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)")
+        unconnected = _unconnected(unconnected_gradients)
+        flat_sources = nest.flatten(sources)
+        for s in flat_sources:
+            if not (_is_variable(s) or isinstance(s, Tensor)):
+                raise ValueError(f"GradientTape.gradient: sources must be tensors or variables, "
+                                 f"got {s!r} of type {type(s).__name__} at {current_origin()}")
+        targets = [t._as_tensor() if _is_variable(t) else convert_to_tensor(t)
+                   for t in nest.flatten(target)]
+        if output_gradients is None:
+            seeds = [None] * len(targets)
+        else:
+            seeds = [None if g is None else convert_to_tensor(g)
+                     for g in nest.flatten(output_gradients)]
+            if len(seeds) != len(targets):
+                raise ValueError("output_gradients must have one gradient per target")
+        self._used = True
+        was = self._is_recording
+        if was:
+            self._stop()
+        try:
+            grads = self._gradient(targets, seeds, flat_sources)
+        finally:
+            if was:
+                self._start()
+        if not self._persistent:
+            self._records, self._on_tape = [], {}
+        result = []
+        for s, g in zip(flat_sources, grads):
+            if g is None and unconnected is UnconnectedGradients.ZERO:
+                g = zeros_for(VariableHandle(s._resource, s.dtype, s.shape)) \
+                    if _is_variable(s) else array_ops.zeros_like(s)
+            result.append(g)
+        return nest.pack_sequence_as(sources, result)
+
+    def _gradient(self, targets, seeds, sources) -> list:
+        seeds = [array_ops.ones_like(t) if g is None else g for t, g in zip(targets, seeds)]
+        if self._graph is None:
+            records = self._records
+            active = [s for s in sources if self._tracks(s)]
+        else:
+            records = graph_builder.records_in(self._graph, self._spans())
+            active = [s for s in sources if self._graph_tracks(s)]
+        grads = backprop(records, targets, seeds, active) if active else []
+        found = {key_of(s): g for s, g in zip(active, grads)}
+        return [found.get(key_of(s)) if carries_gradient(s) else None for s in sources]
+
+    def _tracks(self, s) -> bool:
+        if _is_variable(s):
+            return s._resource in self._variables
+        return id(s) in self._on_tape
+
+    def _graph_tracks(self, s) -> bool:
+        if _is_variable(s):
+            return s._resource in self._variables or (self._watch_accessed and s.trainable)
+        return isinstance(s, SymbolicTensor)
+
+    def _spans(self) -> list[tuple[int, int]]:
+        end = len(self._graph.nodes)
+        return [(a, end if b is None else b) for a, b in self._intervals]
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor: bool = True):
+        """d(target)/d(source) shaped target.shape + source.shape: one gradient per element."""
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)")
+        unconnected = _unconnected(unconnected_gradients)
+        target = convert_to_tensor(target)
+        if not target.shape.is_fully_defined():
+            raise ValueError(f"GradientTape.jacobian needs a target of known shape, got "
+                             f"{target.shape} at {current_origin()}")
+        n = target.shape.num_elements()
+        flat_sources = nest.flatten(sources)
+        rows: list[list] = [[] for _ in flat_sources]
+        persistent, self._persistent = self._persistent, True
+        try:
+            for i in range(n):
+                seed = array_ops.reshape(_one_hot(i, n, target.dtype), target.shape.as_list())
+                for j, g in enumerate(self.gradient(target, flat_sources, output_gradients=seed)):
+                    rows[j].append(g)
+        finally:
+            self._persistent = persistent
+        result = []
+        for s, r in zip(flat_sources, rows):
+            shape = target.shape.as_list() + list(s.shape.as_list())
+            if all(g is None for g in r):
+                result.append(array_ops.zeros(shape, dtype=s.dtype)
+                              if unconnected is UnconnectedGradients.ZERO else None)
+                continue
+            r = [array_ops.zeros_like(s) if g is None else g for g in r]
+            result.append(array_ops.reshape(array_ops.stack(r), shape))
+        return nest.pack_sequence_as(sources, result)
+
+
+def _one_hot(i: int, n: int, dtype):
+    import numpy as np
+    from runtime.ops.core import constant
+    value = np.zeros(n, dtype=dtype.numpy_dtype)
+    value[i] = 1
+    return constant(value, dtype=dtype)
+
+
+def _unconnected(value) -> UnconnectedGradients:
+    if isinstance(value, UnconnectedGradients):
+        return value
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}; use 'none' or "
+                         "'zero' (tf.UnconnectedGradients.NONE / ZERO)") from None
+
+
+def stop_gradient(input, name: str | None = None):
+    """``tf.stop_gradient``: the same value, but no gradient flows back through it."""
+    return apply_op("StopGradient", [convert_to_tensor(input)], name=name or "StopGradient")
