@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from graph.errors import GraphError
 from runtime.errors import StagingError  # noqa: F401  (re-exported: staged control flow errors)
+from runtime.errors import *  # noqa: F401,F403  (``tf.errors`` is this module: TF's names too)
 
 
 class AutoGraphError(GraphError):

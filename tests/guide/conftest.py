@@ -1,18 +1,8 @@
-import os
 import sys
 
 import pytest
 
 from tests.guide.helpers import out  # noqa: F401  (fixture)
-
-
-@pytest.fixture(autouse=True)
-def _without_converter_when_asked(monkeypatch):
-    """AUTOGRAPH_NO_CONVERTER=1 runs the guide with tf.function(autograph=False) semantics."""
-    if os.environ.get("AUTOGRAPH_NO_CONVERTER") == "1":
-        import importlib
-        module = importlib.import_module("autograph.function")
-        monkeypatch.setattr(module, "_converter", lambda: None)
 
 
 @pytest.hookimpl(hookwrapper=True, trylast=True)

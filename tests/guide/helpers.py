@@ -5,7 +5,6 @@ traceback on stderr; tests compare the stdout part and keep the exception
 (``caught[-1]``) to check its type and message.
 """
 import contextlib
-import os
 
 import pytest
 
@@ -34,17 +33,3 @@ def out(capsys):
     def read() -> str:
         return capsys.readouterr().out
     return read
-
-
-def converter_available() -> bool:
-    if os.environ.get("AUTOGRAPH_NO_CONVERTER") == "1":
-        return False
-    try:
-        from autograph.impl.api import convert  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_converter = pytest.mark.xfail(not converter_available(), strict=False,
-                                    reason="needs converter")

@@ -3,7 +3,6 @@ import numpy as np
 import pytest
 
 import autograph as tf
-from tests.guide.helpers import needs_converter
 
 pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
@@ -31,7 +30,6 @@ def test_example_usage():
     assert (h().numpy() == f(x, y).numpy()).all()
 
 
-@needs_converter
 def test_data_dependent_control_flow():
     @tf.function
     def g(x):

@@ -11,7 +11,7 @@ import pytest
 
 import autograph as tf
 from tests.guide import globals_examples
-from tests.guide.helpers import assert_raises, caught, needs_converter
+from tests.guide.helpers import assert_raises, caught
 
 pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
@@ -180,7 +180,6 @@ def test_python_arguments_retrace(out):
         """)
 
 
-@needs_converter
 def test_tensor_arguments_reuse_traces(out):
     train = _train()
     print("Traces are reused for Tensor arguments.")
@@ -331,7 +330,6 @@ def test_python_arguments_in_concrete_signatures(out):
 
 # -- Debugging and AutoGraph --------------------------------------------------------------------
 
-@needs_converter
 def test_simple_loop(out):
     @tf.function
     def f(x):
@@ -348,7 +346,6 @@ def test_simple_loop(out):
                                                 0.14400077], rtol=1e-5)
 
 
-@needs_converter
 def test_fizzbuzz(out):
     @tf.function
     def fizzbuzz(n):
@@ -426,7 +423,6 @@ def test_looping_over_python_data_unrolls(out):
         """)  # noqa: E501
 
 
-@needs_converter
 def test_accumulating_values_in_a_loop():
     batch_size = 2
     seq_len = 3
@@ -557,7 +553,6 @@ def test_leaking_tensors(out):
     assert "'leaky_function'" in str(caught[-1]) and "add:0" in str(caught[-1])
 
 
-@needs_converter
 def test_recursive_functions_are_reported(out):
     @tf.function
     def recursive_fn(n):
@@ -570,6 +565,7 @@ def test_recursive_functions_are_reported(out):
         recursive_fn(tf.constant(5))  # Bad - maximum recursion error.
     assert out() == "Caught expected exception \n  <class 'Exception'>:\n"
     assert isinstance(caught[-1], RecursionError)
+    assert "recursive_fn calls itself while it is being traced" in str(caught[-1])
 
 
 def test_recursion_on_python_values_traces_many_times(out):
