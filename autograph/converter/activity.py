@@ -198,7 +198,8 @@ class _Modified(gast.NodeVisitor):
     def visit_FunctionDef(self, node):
         if node.name not in self.out:
             self.out.append(node.name)
-        for d in node.decorator_list + node.args.defaults:
+        args = getattr(node, "args", None)
+        for d in node.decorator_list + (args.defaults if args is not None else []):
             self.visit(d)
 
     visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef

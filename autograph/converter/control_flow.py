@@ -32,13 +32,27 @@ class _LoadChecks(gast.NodeTransformer):
 
 
 def _without_stores(block: list, names: set) -> list:
-    """``block`` without its top-level assignments to ``names`` (flags nothing reads)."""
+    """``block`` without top-level assignments to ``names`` (flags) that nothing reads later."""
     if not names:
         return block
-    kept = [s for s in block if not (isinstance(s, gast.Assign) and len(s.targets) == 1
-                                     and isinstance(s.targets[0], gast.Name)
-                                     and s.targets[0].id in names)]
+    kept = []
+    for i, s in enumerate(block):
+        if (isinstance(s, gast.Assign) and len(s.targets) == 1
+                and isinstance(s.targets[0], gast.Name) and s.targets[0].id in names
+                and not _reads_name(block[i + 1:], s.targets[0].id)):
+            continue
+        kept.append(s)
     return kept or [gast.Pass()]
+
+
+def _reads_name(stmts: list, name: str) -> bool:
+    for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
+        if isinstance(node, gast.Name) and node.id == name and isinstance(node.ctx, gast.Load):
+            return True
+        extra = getattr(node, "ag_extra_test", None)
+        if extra is not None and _reads_name([gast.Expr(value=extra)], name):
+            return True
+    return False
 
 
 class ControlFlowTransformer(Transformer):

@@ -186,13 +186,16 @@ class FunctionAnalysis:
             self._may_block(s.body, inner)
             self._may_block(s.orelse, inner)
             return inner
-        if isinstance(s, (gast.With, gast.Try)):
-            inner = d | set(modified_names(s))
-            for f in ("body", "orelse", "finalbody"):
-                self._may_block(getattr(s, f, None) or [], inner)
-            for h in getattr(s, "handlers", []):
-                self._may_block(h.body, inner)
-            return inner
+        if isinstance(s, gast.With):
+            return self._may_block(s.body, d | set(_with_targets(s)))
+        if isinstance(s, gast.Try):
+            after = self._may_block(s.body, d)
+            anywhere = d | set(modified_names(s.body))  # an exception may come at any point
+            after = self._may_block(s.orelse, after)
+            for h in s.handlers:
+                name = {h.name.id} if isinstance(h.name, gast.Name) else set()
+                after |= self._may_block(h.body, anywhere | name)
+            return self._may_block(s.finalbody, after | anywhere)
         if isinstance(s, gast.Delete):
             return d
         return d | set(modified_names(s))
