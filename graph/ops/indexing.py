@@ -43,9 +43,8 @@ def _gather_infer(inputs, attrs):
     if axis is None:
         return [TensorType(params.dtype, TensorShape([None] * (len(pdims) + len(idims) - 1
                                                                 - batch_dims)))]
-    values = indices.value
-    if values is not None and pdims[axis] is not None:
-        _check_indices(np.asarray(values), pdims[axis])
+    # Index bounds are checked by the kernel, when the op runs: an unused gather
+    # that would fail must not stop the graph from being built (non-strict execution).
     out = pdims[:axis] + idims[batch_dims:] + pdims[axis + 1:]
     return [TensorType(params.dtype, TensorShape(out))]
 

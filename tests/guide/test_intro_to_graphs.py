@@ -159,9 +159,6 @@ def test_graph_execution_vs_eager_execution(out):
     assert out() == "Calculating MSE!\nCalculating MSE!\nCalculating MSE!\n"
 
 
-@pytest.mark.xfail(strict=False, reason="GatherV2's inference rejects constant out-of-range "
-                   "indices while the graph is built; TensorFlow checks them only when the op "
-                   "runs, so the unused gather never fails (graph/ops/array.py)")
 def test_non_strict_execution(out):
     def unused_return_eager(x):
         # Get index 1 will fail when `len(x) == 1`
