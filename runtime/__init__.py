@@ -33,3 +33,4 @@ from runtime.module import Module  # noqa: F401
 from runtime.py_function import py_function  # noqa: F401
 from runtime.trace_type import types  # noqa: F401
 from runtime.gradients import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401
+from runtime import keras, optimizers  # noqa: F401

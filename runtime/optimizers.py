@@ -1,0 +1,159 @@
+"""Optimizers for the guide's training loops: ``SGD`` and ``Adam`` (Keras's update rules).
+
+An optimizer creates its state — the ``iterations`` counter and one slot
+Variable per trained variable and slot name — the first time it applies
+gradients, as Keras does. Inside a tf.function that happens during the first
+trace, which the "Variables only on the first call" rule allows; a second
+optimizer passed to the same Function would create Variables on a later trace
+and gets TensorFlow's ValueError (the documented fix: one Function, or one
+ConcreteFunction, per optimizer).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from graph import dtypes
+from runtime.ops import math_ops as M
+from runtime.ops.core import convert_to_tensor
+from runtime.origin import current_origin
+
+
+class Optimizer:
+    """Base class: gradient application, slot Variables, the ``iterations`` counter."""
+
+    def __init__(self, learning_rate=0.001, name: str = "Optimizer"):
+        self._learning_rate = learning_rate
+        self._name = name
+        self._iterations = None
+        self._slots: dict[int, dict[str, object]] = {}
+        self._slot_names: tuple[str, ...] = ()
+
+    # -- state ------------------------------------------------------------------------
+    @property
+    def iterations(self):
+        """How many times gradients were applied (an int64 Variable, made on first use)."""
+        if self._iterations is None:
+            from runtime.variables import Variable
+            self._iterations = Variable(np.int64(0), trainable=False, name="iter")
+        return self._iterations
+
+    @property
+    def learning_rate(self):
+        return self._learning_rate
+
+    def get_slot(self, var, slot_name: str):
+        return self._slots[var._resource][slot_name]
+
+    def variables(self) -> list:
+        found = [] if self._iterations is None else [self._iterations]
+        for slots in self._slots.values():
+            found.extend(slots.values())
+        return found
+
+    def _create_all_weights(self, var_list) -> None:
+        _ = self.iterations
+        from runtime.variables import Variable
+        for v in var_list:
+            if v._resource in self._slots:
+                continue
+            zeros = np.zeros(v.shape.as_list(), dtype=v.dtype.numpy_dtype)
+            base = v.name.split(":")[0]
+            self._slots[v._resource] = {
+                s: Variable(zeros, trainable=False, name=f"{self._name}/{base}/{s}")
+                for s in self._slot_names}
+
+    # -- applying -----------------------------------------------------------------------
+    def apply_gradients(self, grads_and_vars, name: str | None = None):
+        """Updates each variable from its gradient; pairs with a None gradient are skipped."""
+        pairs = list(grads_and_vars)
+        for g, v in pairs:
+            if not hasattr(v, "assign_sub"):
+                raise TypeError(f"apply_gradients expects (gradient, tf.Variable) pairs, got a "
+                                f"{type(v).__name__} at {current_origin()}")
+        pairs = [(g, v) for g, v in pairs if g is not None]
+        if not pairs:
+            raise ValueError(f"No gradients provided for any variable at {current_origin()}: "
+                             "check that the loss depends on the variables and was computed "
+                             "inside the GradientTape.")
+        self._create_all_weights([v for _, v in pairs])
+        for g, v in pairs:
+            g = convert_to_tensor(g)
+            if g.dtype != v.dtype:
+                raise TypeError(f"The gradient of {v.name} has dtype {g.dtype.name} but the "
+                                f"variable has dtype {v.dtype.name} (at {current_origin()})")
+            self._apply_dense(g, v)
+        return self.iterations.assign_add(np.int64(1))
+
+    def minimize(self, loss, var_list, tape=None):
+        """Computes the gradient of ``loss`` (a callable, or a tensor with ``tape``) and applies it."""
+        from runtime.gradients import GradientTape
+        if callable(loss):
+            with GradientTape() as tape:
+                value = loss()
+        elif tape is None:
+            raise ValueError("`tape` is required when a `Tensor` loss is passed to minimize")
+        else:
+            value = loss
+        var_list = list(var_list() if callable(var_list) else var_list)
+        grads = tape.gradient(value, var_list)
+        return self.apply_gradients(zip(grads, var_list))
+
+    def _lr(self, v):
+        return M.cast(convert_to_tensor(self._learning_rate, dtype_hint=v.dtype), v.dtype)
+
+    def _apply_dense(self, g, v) -> None:
+        raise NotImplementedError
+
+
+class SGD(Optimizer):
+    """Gradient descent, with optional (Nesterov) momentum: Keras's ``SGD``."""
+
+    def __init__(self, learning_rate=0.01, momentum: float = 0.0, nesterov: bool = False,
+                 name: str = "SGD"):
+        super().__init__(learning_rate, name)
+        if not 0.0 <= momentum <= 1.0:
+            raise ValueError(f"`momentum` must be between [0, 1], got {momentum}")
+        self._momentum = float(momentum)
+        self._nesterov = bool(nesterov)
+        self._slot_names = ("momentum",) if momentum else ()
+
+    def _apply_dense(self, g, v) -> None:
+        lr = self._lr(v)
+        if not self._momentum:
+            v.assign_sub(M.multiply(lr, g))
+            return
+        m = self.get_slot(v, "momentum")
+        new_m = M.subtract(M.multiply(m, self._momentum), M.multiply(lr, g))
+        m.assign(new_m)
+        if self._nesterov:
+            v.assign_add(M.subtract(M.multiply(new_m, self._momentum), M.multiply(lr, g)))
+        else:
+            v.assign_add(new_m)
+
+
+class Adam(Optimizer):
+    """Adam with Keras's defaults and its bias-corrected step size."""
+
+    def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
+                 epsilon: float = 1e-7, amsgrad: bool = False, name: str = "Adam"):
+        super().__init__(learning_rate, name)
+        if amsgrad:
+            raise NotImplementedError("Adam(amsgrad=True) is not supported")
+        self._beta_1, self._beta_2, self._epsilon = float(beta_1), float(beta_2), float(epsilon)
+        self._slot_names = ("m", "v")
+
+    def _apply_dense(self, g, var) -> None:
+        dtype = var.dtype
+        step = M.cast(M.add(self.iterations, np.int64(1)), dtype)
+        b1 = convert_to_tensor(self._beta_1, dtype=dtypes.float64)
+        b2 = convert_to_tensor(self._beta_2, dtype=dtypes.float64)
+        b1, b2 = M.cast(b1, dtype), M.cast(b2, dtype)
+        b1_power, b2_power = M.pow(b1, step), M.pow(b2, step)
+        lr = M.multiply(self._lr(var), M.realdiv(M.sqrt(M.subtract(1.0, b2_power)),
+                                                 M.subtract(1.0, b1_power)))
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        new_m = M.add(M.multiply(m, b1), M.multiply(g, M.subtract(1.0, b1)))
+        new_v = M.add(M.multiply(v, b2), M.multiply(M.square(g), M.subtract(1.0, b2)))
+        m.assign(new_m)
+        v.assign(new_v)
+        var.assign_sub(M.realdiv(M.multiply(lr, new_m), M.add(M.sqrt(new_v), self._epsilon)))
