@@ -1,0 +1,365 @@
+"""The ``autograph`` command line, driven as a user drives it: subprocesses of the venv python.
+
+The heart of it: convert examples/userpkg into a temp dir, import the output
+in a fresh interpreter, and check that it gives the same results and traces
+the same way as the original package with its functions decorated with
+``tf.function``.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+USERPKG = EXAMPLES / "userpkg"
+
+
+def autograph(*args, cwd=ROOT, env=None):
+    return subprocess.run([sys.executable, "-m", "autograph", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def one_line_usage_error(done, *fragments):
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def converted(tmp_path_factory):
+    out = tmp_path_factory.mktemp("converted")
+    done = autograph("convert", USERPKG, "-o", out)
+    assert done.returncode == 0, done.stderr
+    return out, done
+
+
+# -- the program -----------------------------------------------------------------------------------
+
+def test_version_and_python_dash_m_are_the_same_program():
+    from graph import __version__
+    done = autograph("--version")
+    assert done.returncode == 0 and done.stdout == f"autograph {__version__}\n"
+    script = pathlib.Path(sys.executable).with_name("autograph")
+    if script.exists():
+        direct = subprocess.run([str(script), "--version"], capture_output=True, text=True)
+        assert direct.stdout == done.stdout
+
+
+def test_help_shows_examples_and_no_command_is_a_usage_error():
+    done = autograph("--help")
+    assert done.returncode == 0
+    assert "examples:" in done.stdout and "autograph convert" in done.stdout
+    for command in ("show", "convert", "graph"):
+        sub = autograph(command, "--help")
+        assert sub.returncode == 0 and "examples:" in sub.stdout
+    bare = autograph()
+    assert bare.returncode == 2 and "COMMAND" in bare.stderr
+
+
+def test_unknown_option_is_one_line_on_stderr():
+    one_line_usage_error(autograph("convert", USERPKG, "--bogus"), "unrecognized arguments")
+    one_line_usage_error(autograph("graph", "x.py:f", "--format", "png"), "invalid choice")
+
+
+# -- convert ----------------------------------------------------------------------------------------
+
+DRIVER = textwrap.dedent('''
+    import sys
+    import autograph as tf
+    import userpkg
+    from userpkg import core
+
+    if sys.argv[1] == "original":   # the original, every function decorated with tf.function
+        for name in ["squash", "collatz_steps", "sum_multiples", "first_multiple"]:
+            setattr(core, name, tf.function(getattr(core, name)))
+        core.Accumulator.add = tf.function(core.Accumulator.add)
+        userpkg.helpers.clip_to = tf.function(userpkg.helpers.clip_to)
+        core.clip_to = userpkg.helpers.clip_to
+    else:                            # the converted copy must be that already
+        assert "converted by `autograph convert`" in open(core.__file__).read().lower()
+        for fn in [core.squash, core.collatz_steps, core.sum_multiples, core.first_multiple,
+                   core.normalize, core.Accumulator.__dict__["add"], userpkg.helpers.clip_to]:
+            assert isinstance(fn, tf.Function), fn
+
+    def show(label, value):
+        print(label, repr(value))
+
+    show("squash", core.squash(tf.constant([1.0, 2.0, 0.5])))
+    show("squash2", core.squash(tf.constant([3.0, 2.0])))
+    show("squash scalar", core.squash(tf.constant(0.25)))
+    show("squash traces", core.squash.experimental_get_tracing_count())
+    show("collatz tensor", core.collatz_steps(tf.constant(27)))
+    show("collatz python", core.collatz_steps(6))
+    show("collatz python again", core.collatz_steps(7))
+    show("collatz traces", core.collatz_steps.experimental_get_tracing_count())
+    show("sum", core.sum_multiples(tf.constant(20)))
+    show("sum clipped", core.sum_multiples(tf.constant(20), 50))
+    show("sum zero", core.sum_multiples(tf.constant(0)))
+    show("first", core.first_multiple(tf.constant([5, 7, 9, 12]), 3))
+    show("first none", core.first_multiple(tf.constant([5, 7]), 3))
+    show("first python list", core.first_multiple([4, 10, 25], 5))
+    show("normalize", core.normalize(tf.constant([1.0, 4.0])))
+    show("normalize negative", core.normalize(tf.constant([-1.0, -4.0, -2.0])))
+    show("normalize traces", core.normalize.experimental_get_tracing_count())
+    acc = core.Accumulator()
+    show("acc", [acc.add(tf.constant(v)).numpy() for v in (2.0, -1.0, 3.0)])
+    show("acc variables", [v.numpy() for v in acc.trainable_variables])
+    show("clip", userpkg.clip_to(tf.constant([1, 5]), 3))
+    show("fibonacci", list(userpkg.fibonacci(7)))
+    show("describe", userpkg.describe(tf.constant([[1.0, 2.0]])))
+    show("threshold", userpkg.THRESHOLD)
+''')
+
+
+def run_driver(tmp_path, pythonpath, mode):
+    script = tmp_path / "driver.py"
+    script.write_text(DRIVER)
+    env = dict(os.environ, PYTHONPATH=str(pythonpath))
+    done = subprocess.run([sys.executable, str(script), mode], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_converted_package_behaves_like_the_original_under_tf_function(converted, tmp_path):
+    out, _ = converted
+    original = run_driver(tmp_path, EXAMPLES, "original")
+    result = run_driver(tmp_path, out, "converted")
+    assert result == original
+    assert "squash traces 3" in result          # shapes (3,), (2,) and ()
+    assert "collatz traces 3" in result         # one tensor and two Python values
+    assert "collatz tensor <tf.Tensor: shape=(), dtype=int32, numpy=111>" in result
+
+
+def test_convert_summary_and_mirrored_tree(converted):
+    out, done = converted
+    lines = done.stdout.splitlines()
+    assert lines[0] == "converted 3 files: 8 functions converted, 2 left as they were"
+    assert any("helpers.py:19: fibonacci: cannot convert: a generator function" in l
+               for l in lines)
+    assert any(l.endswith("helpers.py:24: describe: marked do_not_convert") for l in lines)
+    assert lines[-1] == f"wrote 3 files to {out}"
+    assert sorted(p.name for p in (out / "userpkg").iterdir()) == \
+        ["__init__.py", "core.py", "helpers.py"]
+
+
+def test_converted_module_keeps_docstrings_comments_imports_and_decorators(converted):
+    out, _ = converted
+    text = (out / "userpkg" / "helpers.py").read_text()
+    original = (USERPKG / "helpers.py").read_text()
+    assert text.startswith('"""Helpers for core.py')      # module docstring stays first
+    assert "THRESHOLD = 1.0  # squash() stops once the sum is at most this\n" in text
+    assert "import autograph as tf\n" in text
+    assert "@tf.autograph.experimental.do_not_convert\ndef describe(x):" in text
+    # left alone: byte for byte as in the original
+    start = original.index("def fibonacci")
+    assert original[start:original.index("@tf.autograph")] in text
+    core = (out / "userpkg" / "core.py").read_text()
+    assert '"""tanh until the sum is at most THRESHOLD' in core
+    assert "@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])\n" \
+           "@agm__.converted\ndef normalize(x):" in core
+    assert "@agm__.function\ndef squash(x):" in core
+    assert "    @agm__.converted\n    def __init__(self):" in core
+    assert "    @agm__.function\n    def add(self, x):" in core
+    assert (out / "userpkg" / "__init__.py").read_text() == (USERPKG / "__init__.py").read_text()
+
+
+def test_conversion_never_imports_the_users_code(tmp_path):
+    pkg = tmp_path / "src" / "trap"
+    pkg.mkdir(parents=True)
+    marker = tmp_path / "imported"
+    (pkg / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit(3)\n")
+    (pkg / "mod.py").write_text(textwrap.dedent(f"""\
+        open({str(marker)!r}, 'w').close()
+
+        def f(x):
+            while x > 0:
+                x = x - 1
+            return x
+        """))
+    done = autograph("convert", pkg, "-o", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    shown = autograph("show", f"{pkg / 'mod.py'}:f")
+    assert shown.returncode == 0 and "ag__.while_stmt" in shown.stdout
+    assert not marker.exists()
+
+
+def test_check_lists_every_unconvertible_function_with_file_line(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text(textwrap.dedent("""\
+        def fine(x):
+            return x + 1
+
+
+        def gen(n):
+            for i in range(n):
+                yield i
+
+
+        class C:
+            async def fetch(self):
+                return 1
+        """))
+    done = autograph("convert", bad, "--check")
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert f"{bad}:7: gen: cannot convert: a generator function" in lines[0]
+    assert lines[1].startswith(f"{bad}:11: C.fetch: cannot convert: async functions")
+    assert lines[-1] == "checked 1 file: 1 function converted, 2 left as they were"
+    assert not (tmp_path / "out").exists()
+
+
+def test_check_passes_on_convertible_code_and_writes_nothing(tmp_path):
+    good = tmp_path / "good.py"
+    good.write_text("def f(x):\n    return x if x > 0 else -x\n")
+    done = autograph("convert", good, "--check")
+    assert done.returncode == 0, done.stdout
+    assert done.stdout == "checked 1 file: 1 function converted, 0 left as they were\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.py"]
+
+
+def test_check_reports_a_syntax_error_with_file_line(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(x):\n    return x +\n")
+    done = autograph("convert", broken, "--check")
+    assert done.returncode == 1
+    assert f"{broken}:2: cannot parse: invalid syntax" in done.stdout
+
+
+def test_diff_shows_what_would_change_and_writes_nothing(tmp_path):
+    done = autograph("convert", USERPKG / "core.py", "--diff", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    name = str(USERPKG / "core.py").replace(os.sep, "/")
+    assert f"--- a/{name}\n+++ b/{name}\n" in done.stdout
+    assert "\n+@agm__.function\n def squash(x):\n" in done.stdout
+    assert "\n-    while tf.reduce_sum(x) > THRESHOLD:\n" in done.stdout
+    assert done.stderr.startswith("converted 1 file: 7 functions converted")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_on_stderr_when_asked(tmp_path):
+    done = autograph("convert", USERPKG, "-o", tmp_path / "out", "--progress", "-q")
+    assert done.returncode == 0
+    assert done.stdout == ""
+    assert "[1/3]" in done.stderr and "[3/3]" in done.stderr
+
+
+def test_no_wrap_converts_bodies_only(tmp_path):
+    done = autograph("convert", USERPKG / "core.py", "-o", tmp_path, "--no-wrap", "-q")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "core.py").read_text()
+    assert "@agm__.function" not in text and "@agm__.converted\ndef squash(x):" in text
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["convert", "no/such/dir", "-o", "out"], "no such file or directory: no/such/dir"),
+    (["convert", "README.md", "-o", "out"], "not a Python file: README.md"),
+    (["convert", "examples/userpkg"], "convert needs -o OUT"),
+    (["convert", "examples/userpkg", "-o", "examples/userpkg/out"], "is inside examples/userpkg"),
+    (["show", "examples/userpkg/core.py"], "expected PATH:FUNC or MODULE:FUNC"),
+    (["show", "examples/nope.py:f"], "no such file: examples/nope.py"),
+    (["show", "examples/userpkg/core.py:nothing"], "defines no function 'nothing'"),
+    (["show", "no_such_module:f"], "cannot find module 'no_such_module'"),
+    (["graph", "examples/userpkg/core.py:squash", "--spec", "floot32[None]"],
+     "unknown dtype 'floot32'"),
+    (["graph", "examples/userpkg/core.py:squash", "--spec", "float32[None, x]"],
+     "dimension 'x' is not a size"),
+    (["graph", "examples/userpkg/core.py:squash", "--spec", "float32[None"],
+     "bad --spec 'float32[None'"),
+    (["graph", "examples/userpkg/core.py:squash", "--spec", "float32", "int32"],
+     "cannot take 2 --spec value(s)"),
+    (["graph", "examples/userpkg/core.py:Accumulator.add"], "is a method"),
+    (["graph", "examples/missing.py:f", "--spec", "float32"], "no such file: examples/missing.py"),
+])
+def test_bad_paths_targets_and_specs_are_one_line_usage_errors(args, fragment):
+    one_line_usage_error(autograph(*args), fragment)
+
+
+# -- show ---------------------------------------------------------------------------------------
+
+def test_show_prints_the_converted_source():
+    done = autograph("show", "examples/userpkg/core.py:squash")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("def tf__squash(x):\n")
+    assert "ag__.while_stmt(loop_test, loop_body" in done.stdout
+    method = autograph("show", "userpkg.core:Accumulator.add", cwd=EXAMPLES)
+    assert method.returncode == 0, method.stderr
+    assert method.stdout.startswith("def tf__add(self, x):\n") and "ag__.if_stmt" in method.stdout
+
+
+def test_show_of_a_function_that_cannot_convert_fails_with_file_line():
+    done = autograph("show", "examples/userpkg/helpers.py:fibonacci")
+    assert done.returncode == 1
+    assert "helpers.py:19 in fibonacci: a generator function" in done.stderr
+
+
+# -- graph --------------------------------------------------------------------------------------
+
+def test_graph_text_of_the_original_and_of_the_converted_copy_agree(converted):
+    out, _ = converted
+    original = autograph("graph", "examples/userpkg/core.py:squash", "--spec", "float32[None]")
+    assert original.returncode == 0, original.stderr
+    assert original.stdout.startswith("graph squash(x: float32[None]) -> (Identity)\n")
+    assert "StatelessWhile" in original.stdout and "# core.py:11" in original.stdout
+    copy = autograph("graph", out / "userpkg" / "core.py:squash", "--spec", "float32[None]")
+    assert copy.returncode == 0, copy.stderr
+    assert copy.stdout == original.stdout   # the source map points back at the original lines
+
+
+def test_graph_dot_optimize_python_literals_and_output_file(tmp_path):
+    mod = tmp_path / "mod.py"
+    mod.write_text(textwrap.dedent("""\
+        import autograph as tf
+
+        def scaled(x, k):
+            y = x * 1.0
+            return y * k
+        """))
+    text = autograph("graph", f"{mod}:scaled", "--spec", "float32[2, 3]", "3")
+    assert text.returncode == 0, text.stderr
+    assert "x: float32[2, 3]" in text.stdout and "Mul" in text.stdout
+    optimized = autograph("graph", f"{mod}:scaled", "--spec", "float32[2, 3]", "3", "--optimize")
+    assert optimized.returncode == 0, optimized.stderr
+    assert optimized.stdout.count("\n") < text.stdout.count("\n")  # x * 1.0 is gone
+    target = tmp_path / "g.dot"
+    dot = autograph("graph", f"{mod}:scaled", "--spec", "float32[None]", "2",
+                    "--format", "dot", "-o", target)
+    assert dot.returncode == 0 and dot.stdout == ""
+    assert target.read_text().startswith('digraph "scaled" {')
+
+
+def test_graph_svg_without_graphviz_says_how_to_install_it(tmp_path):
+    env = dict(os.environ, PATH=str(tmp_path))  # no `dot` here
+    done = autograph("graph", "examples/userpkg/core.py:squash", "--spec", "float32[None]",
+                     "--format", "svg", env=env)
+    assert done.returncode == 1
+    assert "needs Graphviz's `dot`" in done.stderr and "apt-get install graphviz" in done.stderr
+
+
+def test_graph_tracing_failure_exits_1_naming_the_users_line(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "bad.py").write_text(textwrap.dedent("""\
+        def f(x):
+            if x > 0:
+                y = x
+            return y
+        """))
+    done = autograph("graph", f"{src / 'bad.py'}:f", "--spec", "float32")
+    assert done.returncode == 1
+    assert "tracing f failed: UndefinedVariableError" in done.stderr
+    assert f"{src / 'bad.py'}:4" in done.stderr
+    # the converted copy blames the same, original line
+    assert autograph("convert", src, "-o", tmp_path / "out", "-q").returncode == 0
+    copy = autograph("graph", f"{tmp_path / 'out' / 'src' / 'bad.py'}:f", "--spec", "float32")
+    assert copy.returncode == 1 and f"{src / 'bad.py'}:4" in copy.stderr
