@@ -39,5 +39,9 @@ class FailedPreconditionError(OpError):
     """State was not ready (for example an uninitialized variable)."""
 
 
+class OutOfRangeError(OpError):
+    """An iterator or queue has no more elements (``tf.errors.OutOfRangeError``)."""
+
+
 class GraphFormatError(GraphError, ValueError):
     """A saved graph file is malformed, truncated or from an unknown producer."""

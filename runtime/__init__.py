@@ -26,6 +26,8 @@ from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, ident
                                    stack, stack_nested, strided_slice, tile, transpose, unstack,
                                    zeros, zeros_like)
 from runtime.tensor_spec import TensorSpec  # noqa: F401
+from runtime.tensor_array import TensorArray  # noqa: F401
+from runtime import data  # noqa: F401
 from runtime.variables import Variable  # noqa: F401
 from runtime import config  # noqa: F401
 from runtime.function import ConcreteFunction, Function  # noqa: F401

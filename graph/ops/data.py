@@ -1,0 +1,596 @@
+"""Dataset and iterator ops: input pipelines as graph nodes.
+
+A dataset travels through a graph as one ``variant`` tensor whose run-time
+value is a ``DatasetValue``: an immutable description of a pipeline that can
+start any number of independent iterations (``iterate()``), like
+TensorFlow's dataset variants. Building a pipeline is cheap and lazy; data
+flows only when an iterator pulls it. Elements are flat tuples of numpy
+values (the runtime packs them into the user's structure).
+
+The graph holds the pipeline's construction ops (``TensorSliceDataset``,
+``MapDataset`` with its traced function as a library sub-graph...), so a
+loop over a dataset is one node whatever the amount of data, and every graph
+run starts from the beginning of the data.
+
+What is materialized: ``TensorSliceDataset`` and ``TensorDataset`` hold
+their tensors (a constant in the graph when they came from Python data,
+exactly as TensorFlow bundles them); ``RangeDataset`` holds three numbers;
+``GeneratorDataset`` holds no data at all: its ``token`` attr names a Python
+callable in this process (``register_generator``), which makes it the one
+op here that a saved graph cannot carry to another process.
+
+Iterators are ``resource`` tensors whose value is a mutable
+``IteratorState``: ``IteratorFromDataset`` starts one per graph run,
+``IteratorHandle`` names one that outlives runs (``iter(dataset)`` created
+outside a function, kept in graph/resources.py like a variable).
+"""
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import Callable, Iterator
+
+import numpy as np
+
+from graph import dtypes, resources
+from graph.dtypes import as_array
+from graph.errors import InvalidArgumentError, OutOfRangeError
+from graph.ir import TensorType
+from graph.registry import register_op
+from graph.shapes import TensorShape, as_shape
+
+INFINITE = -1
+
+
+class DatasetValue:
+    """A pipeline description; ``iterate()`` starts a fresh pass over its elements."""
+
+    name = "Dataset"
+
+    def iterate(self) -> Iterator[tuple]:
+        raise NotImplementedError
+
+    def cardinality(self) -> int:
+        """Number of elements, INFINITE (-1) or UNKNOWN (-2)."""
+        return -2
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+class _Slices(DatasetValue):
+    name = "TensorSliceDataset"
+
+    def __init__(self, components):
+        self.components = [np.asarray(c) if not isinstance(c, np.ndarray) else c
+                           for c in components]
+        lengths = {c.shape[0] if c.ndim else None for c in self.components}
+        if None in lengths:
+            raise InvalidArgumentError(message="from_tensor_slices needs tensors of rank >= 1 "
+                                               "to slice along their first dimension")
+        if len(lengths) > 1:
+            a, b = sorted(lengths)[:2]
+            raise InvalidArgumentError(
+                message=f"Dimensions {a} and {b} are not compatible: every component of "
+                        "from_tensor_slices must have the same first dimension")
+        self.n = lengths.pop() if lengths else 0
+
+    def iterate(self):
+        comps = self.components
+        for i in range(self.n):
+            yield tuple(c[i] for c in comps)
+
+    def cardinality(self):
+        return self.n
+
+
+class _Tensors(DatasetValue):
+    name = "TensorDataset"
+
+    def __init__(self, components):
+        self.components = tuple(components)
+
+    def iterate(self):
+        yield self.components
+
+    def cardinality(self):
+        return 1
+
+
+class _Range(DatasetValue):
+    name = "RangeDataset"
+
+    def __init__(self, start, stop, step, dtype):
+        self.start, self.stop, self.step = int(start), int(stop), int(step)
+        if self.step == 0:
+            raise InvalidArgumentError(message="Dataset.range: step must not be 0")
+        self.dtype = dtype
+
+    def iterate(self):
+        t = self.dtype.numpy_dtype.type
+        for v in range(self.start, self.stop, self.step):
+            yield (t(v),)
+
+    def cardinality(self):
+        return len(range(self.start, self.stop, self.step))
+
+
+class _Count(DatasetValue):
+    """start, start+1, ... without end (what ``enumerate`` zips with)."""
+
+    name = "RangeDataset"
+
+    def __init__(self, start):
+        self.start = int(start)
+
+    def iterate(self):
+        for v in itertools.count(self.start):
+            yield (np.int64(v),)
+
+    def cardinality(self):
+        return INFINITE
+
+
+_GENERATORS: dict[int, Callable] = {}
+_generator_tokens = itertools.count(1)
+
+
+def register_generator(fn: Callable) -> int:
+    """Keeps a Python callable that yields flat element tuples; returns its token."""
+    token = next(_generator_tokens)
+    _GENERATORS[token] = fn
+    return token
+
+
+def _check_element(values, types, shapes, where: str) -> tuple:
+    if len(values) != len(types):
+        raise InvalidArgumentError(
+            message=f"{where} produced an element with {len(values)} components, but "
+                    f"{len(types)} were declared")
+    out = []
+    for v, t, s in zip(values, types, shapes):
+        try:
+            arr = as_array(v, t)
+        except (TypeError, ValueError) as e:
+            raise InvalidArgumentError(
+                message=f"{where} produced {v!r}, which cannot be converted to {t.name}: {e}"
+            ) from None
+        if (t.is_integer or t.is_bool) and np.asarray(v).dtype.kind == "f":
+            raise InvalidArgumentError(
+                message=f"{where} produced a float value {v!r} where {t.name} was declared")
+        if not as_shape(s).is_compatible_with(arr.shape):
+            raise InvalidArgumentError(
+                message=f"{where} yielded an element of shape {TensorShape(arr.shape)} where an "
+                        f"element of shape {as_shape(s)} was expected.")
+        out.append(arr[()] if arr.ndim == 0 and t is not dtypes.string else arr)
+    return tuple(out)
+
+
+class _Generator(DatasetValue):
+    name = "FlatMapDataset"
+
+    def __init__(self, token, types, shapes):
+        if token not in _GENERATORS:
+            raise InvalidArgumentError(
+                message=f"GeneratorDataset {token}: its Python generator is not registered in "
+                        "this process (a from_generator dataset cannot be saved and restored)")
+        self.fn, self.types, self.shapes = _GENERATORS[token], list(types), list(shapes)
+
+    def iterate(self):
+        for flat in self.fn():
+            yield _check_element(flat, self.types, self.shapes, "`generator`")
+
+
+class _Map(DatasetValue):
+    name = "MapDataset"
+
+    def __init__(self, source, fn, captured):
+        self.source, self.fn, self.captured = source, fn, tuple(captured)
+
+    def iterate(self):
+        fn, captured = self.fn, self.captured
+        for element in self.source.iterate():
+            yield tuple(fn(*element, *captured))
+
+    def cardinality(self):
+        return self.source.cardinality()
+
+
+class _Filter(DatasetValue):
+    name = "FilterDataset"
+
+    def __init__(self, source, fn, captured):
+        self.source, self.fn, self.captured = source, fn, tuple(captured)
+
+    def iterate(self):
+        fn, captured = self.fn, self.captured
+        for element in self.source.iterate():
+            if fn(*element, *captured)[0]:
+                yield element
+
+
+class _Batch(DatasetValue):
+    name = "BatchDataset"
+
+    def __init__(self, source, batch_size, drop_remainder):
+        self.source, self.size, self.drop = source, int(batch_size), bool(drop_remainder)
+        if self.size <= 0:
+            raise InvalidArgumentError(message=f"Dataset.batch: batch_size must be greater than "
+                                               f"zero, got {self.size}")
+
+    def iterate(self):
+        batch = []
+        for element in self.source.iterate():
+            batch.append(element)
+            if len(batch) == self.size:
+                yield _stack_batch(batch)
+                batch = []
+        if batch and not self.drop:
+            yield _stack_batch(batch)
+
+    def cardinality(self):
+        n = self.source.cardinality()
+        if n < 0:
+            return n
+        return n // self.size if self.drop else -(-n // self.size)
+
+
+def _stack_batch(batch: list) -> tuple:
+    out = []
+    for k in range(len(batch[0])):
+        parts = [np.asarray(e[k]) for e in batch]
+        first = parts[0].shape
+        for j, p in enumerate(parts):
+            if p.shape != first:
+                raise InvalidArgumentError(
+                    message=f"Cannot batch tensors with different shapes in component {k}. "
+                            f"First element had shape {list(first)} and element {j} had shape "
+                            f"{list(p.shape)}.")
+        out.append(np.stack(parts))
+    return tuple(out)
+
+
+class _Take(DatasetValue):
+    name = "TakeDataset"
+
+    def __init__(self, source, count):
+        self.source, self.count = source, int(count)
+
+    def iterate(self):
+        it = self.source.iterate()
+        return it if self.count < 0 else itertools.islice(it, self.count)
+
+    def cardinality(self):
+        n = self.source.cardinality()
+        if self.count < 0:
+            return n
+        return self.count if n == INFINITE else (min(n, self.count) if n >= 0 else n)
+
+
+class _Skip(DatasetValue):
+    name = "SkipDataset"
+
+    def __init__(self, source, count):
+        self.source, self.count = source, int(count)
+
+    def iterate(self):
+        it = self.source.iterate()
+        if self.count < 0:
+            for _ in it:
+                pass
+            return iter(())
+        return itertools.islice(it, self.count, None)
+
+    def cardinality(self):
+        n = self.source.cardinality()
+        if n < 0:
+            return n
+        return 0 if self.count < 0 else max(n - self.count, 0)
+
+
+class _Shuffle(DatasetValue):
+    """TensorFlow's buffered shuffle: draw a random slot of a buffer of ``buffer_size``."""
+
+    name = "ShuffleDataset"
+
+    def __init__(self, source, buffer_size, seed, reshuffle):
+        self.source, self.buffer_size = source, int(buffer_size)
+        if self.buffer_size <= 0:
+            raise InvalidArgumentError(message="Dataset.shuffle: buffer_size must be greater than "
+                                               f"zero, got {self.buffer_size}")
+        self.seed = None if int(seed) < 0 else int(seed)
+        self.reshuffle = bool(reshuffle)
+        self._epochs = itertools.count()
+
+    def iterate(self):
+        epoch = next(self._epochs) if self.reshuffle else 0
+        rng = np.random.default_rng(None if self.seed is None else [self.seed, epoch])
+        buffer = []
+        for element in self.source.iterate():
+            buffer.append(element)
+            if len(buffer) == self.buffer_size:
+                k = int(rng.integers(len(buffer)))
+                buffer[k], buffer[-1] = buffer[-1], buffer[k]
+                yield buffer.pop()
+        while buffer:
+            k = int(rng.integers(len(buffer)))
+            buffer[k], buffer[-1] = buffer[-1], buffer[k]
+            yield buffer.pop()
+
+    def cardinality(self):
+        return self.source.cardinality()
+
+
+class _Zip(DatasetValue):
+    name = "ZipDataset"
+
+    def __init__(self, sources):
+        self.sources = list(sources)
+
+    def iterate(self):
+        for parts in zip(*(s.iterate() for s in self.sources)):
+            yield tuple(v for p in parts for v in p)
+
+    def cardinality(self):
+        ns = [s.cardinality() for s in self.sources]
+        finite = [n for n in ns if n >= 0]
+        if finite:
+            return min(finite)
+        return -2 if -2 in ns else INFINITE
+
+
+class _Concatenate(DatasetValue):
+    name = "ConcatenateDataset"
+
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+    def iterate(self):
+        return itertools.chain(self.first.iterate(), self.second.iterate())
+
+    def cardinality(self):
+        a, b = self.first.cardinality(), self.second.cardinality()
+        if a == INFINITE or b == INFINITE:
+            return INFINITE
+        return a + b if a >= 0 and b >= 0 else -2
+
+
+class _Repeat(DatasetValue):
+    name = "RepeatDataset"
+
+    def __init__(self, source, count):
+        self.source, self.count = source, int(count)
+
+    def iterate(self):
+        passes = itertools.count() if self.count < 0 else range(self.count)
+        for _ in passes:
+            empty = True
+            for element in self.source.iterate():
+                empty = False
+                yield element
+            if empty:
+                return
+
+    def cardinality(self):
+        n = self.source.cardinality()
+        if self.count < 0:
+            return 0 if n == 0 else INFINITE
+        return n * self.count if n >= 0 else n
+
+
+class IteratorState:
+    """One pass over a dataset; ``next()`` returns the next flat element or None."""
+
+    def __init__(self, dataset: DatasetValue):
+        self.dataset = dataset
+        self._it = None
+        self._done = False
+
+    def next(self):
+        if self._done:
+            return None
+        if self._it is None:
+            self._it = iter(self.dataset.iterate())
+        try:
+            return next(self._it)
+        except StopIteration:
+            self._done = True
+            self._it = None
+            return None
+
+    def __repr__(self) -> str:
+        return f"<Iterator over {self.dataset!r}>"
+
+
+def as_object(value):
+    """Unwraps the 0-d object array an eager variant becomes when captured as a Const."""
+    if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0:
+        return value[()]
+    return value
+
+
+# -- inference -------------------------------------------------------------------
+
+def _variant(inputs=None, attrs=None):
+    return [TensorType(dtypes.variant, TensorShape([]))]
+
+
+def _resource(inputs=None, attrs=None):
+    return [TensorType(dtypes.resource, TensorShape([]))]
+
+
+def _expect(op: str, x, dtype, what: str = "input 0") -> None:
+    if x.dtype is not dtype:
+        raise InvalidArgumentError(
+            message=f"{op}: {what} must be a {dtype.name} tensor, got {x.dtype.name}")
+
+
+def _expect_scalar(op: str, x, kind: str, what: str) -> None:
+    ok = x.dtype.is_integer if kind == "int" else x.dtype.is_bool
+    if not ok or x.shape.rank not in (None, 0):
+        raise InvalidArgumentError(
+            message=f"{op}: {what} must be a scalar {kind}, got {x.dtype.name} tensor of shape "
+                    f"{x.shape}")
+
+
+def _slices_infer(inputs, attrs):
+    firsts = set()
+    for x in inputs:
+        if x.shape.rank == 0:
+            raise InvalidArgumentError(
+                message="Unbatching a tensor is only supported for rank >= 1 "
+                        "(from_tensor_slices got a scalar component)")
+        if x.shape.rank is not None and x.shape[0] is not None:
+            firsts.add(x.shape[0])
+    if len(firsts) > 1:
+        a, b = sorted(firsts)[:2]
+        raise InvalidArgumentError(message=f"Dimensions {a} and {b} are not compatible: every "
+                                           "component of from_tensor_slices must have the same "
+                                           "first dimension")
+    return _variant()
+
+
+def _range_infer(inputs, attrs):
+    for x, what in zip(inputs, ("start", "stop", "step")):
+        _expect_scalar("RangeDataset", x, "int", what)
+    return _variant()
+
+
+def _unary_dataset_infer(op: str, scalars=()):
+    def infer(inputs, attrs):
+        _expect(op, inputs[0], dtypes.variant)
+        for x, (kind, what) in zip(inputs[1:], scalars):
+            _expect_scalar(op, x, kind, what)
+        return _variant()
+    return infer
+
+
+def _datasets_infer(op: str):
+    def infer(inputs, attrs):
+        for i, x in enumerate(inputs):
+            _expect(op, x, dtypes.variant, f"input {i}")
+        return _variant()
+    return infer
+
+
+def _element_types(attrs) -> list[TensorType]:
+    return [TensorType(t, as_shape(s)) for t, s in zip(attrs["output_types"],
+                                                       attrs["output_shapes"])]
+
+
+def _get_next_infer(inputs, attrs):
+    _expect("IteratorGetNext", inputs[0], dtypes.resource)
+    return _element_types(attrs)
+
+
+def _try_get_next_infer(inputs, attrs):
+    _expect("IteratorTryGetNext", inputs[0], dtypes.resource)
+    return [TensorType(dtypes.bool_, TensorShape([]))] + _element_types(attrs)
+
+
+# -- kernels ------------------------------------------------------------------------
+
+def _function_kernel(make: Callable):
+    """A kernel for ops with a traced function attr ``f``: eager (compiled once) and staged."""
+    compiled: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+    def eager(dataset, *captured, f):
+        fn = compiled.get(f)
+        if fn is None:
+            from graph.executor import compile_graph
+            fn = compiled[f] = compile_graph(f).fn
+        return make(as_object(dataset), fn, captured)
+
+    def build(node, compile_subgraph):
+        fn = compile_subgraph(node.attrs["f"])
+        return lambda dataset, *captured: make(as_object(dataset), fn, captured)
+    return eager, build
+
+
+def _iterator_from_dataset(dataset):
+    return IteratorState(as_object(dataset))
+
+
+def _iterator_handle(resource_id):
+    state = resources.read(resource_id)
+    if not isinstance(state, IteratorState):
+        raise InvalidArgumentError(message=f"Resource {resource_id} is not an iterator")
+    return state
+
+
+def _get_next(iterator, output_types, output_shapes):
+    element = as_object(iterator).next()
+    if element is None:
+        raise OutOfRangeError(message="End of sequence")
+    return element[0] if len(output_types) == 1 else element
+
+
+def _placeholder_value(dtype, shape):
+    shape = as_shape(shape)
+    dims = [] if shape.rank is None else [0 if d is None else d for d in shape.as_list()]
+    if dtype is dtypes.string:
+        return np.full(dims, b"", dtype=object)
+    value = np.zeros(dims, dtype=dtype.numpy_dtype)
+    return value[()] if value.ndim == 0 else value
+
+
+def _try_get_next(iterator, output_types, output_shapes):
+    """(True, element...) or, at the end, (False, zeros standing in for an element)."""
+    element = as_object(iterator).next()
+    if element is None:
+        return (np.bool_(False),) + tuple(_placeholder_value(t, s)
+                                          for t, s in zip(output_types, output_shapes))
+    return (np.bool_(True),) + tuple(element)
+
+
+register_op("TensorSliceDataset", _slices_infer, lambda *c: _Slices(c))
+register_op("TensorDataset", lambda i, a: _variant(), lambda *c: _Tensors(c))
+register_op("RangeDataset", _range_infer,
+                  lambda start, stop, step, output_type: _Range(start, stop, step, output_type),
+                  kernel_attrs=("output_type",))
+register_op("CounterDataset", lambda i, a: _variant(), lambda start: _Count(start))
+register_op("GeneratorDataset", lambda i, a: _variant(),
+                  lambda token, output_types, output_shapes:
+                  _Generator(token, output_types, output_shapes),
+                  kernel_attrs=("token", "output_types", "output_shapes"))
+def _function_dataset_infer(op: str):
+    def infer(inputs, attrs):
+        _expect(op, inputs[0], dtypes.variant)
+        return _variant()
+    return infer
+
+
+for _op, _make in (("MapDataset", _Map), ("FilterDataset", _Filter)):
+    _eager, _build = _function_kernel(_make)
+    register_op(_op, _function_dataset_infer(_op), _eager, kernel_attrs=("f",), build=_build,
+                function_attrs=("f",))
+register_op("BatchDatasetV2", _unary_dataset_infer(
+    "BatchDatasetV2", (("int", "batch_size"), ("bool", "drop_remainder"))),
+    lambda d, n, drop: _Batch(as_object(d), n, drop))
+register_op("TakeDataset", _unary_dataset_infer("TakeDataset", (("int", "count"),)),
+                  lambda d, n: _Take(as_object(d), n))
+register_op("SkipDataset", _unary_dataset_infer("SkipDataset", (("int", "count"),)),
+                  lambda d, n: _Skip(as_object(d), n))
+register_op("RepeatDataset", _unary_dataset_infer("RepeatDataset", (("int", "count"),)),
+                  lambda d, n: _Repeat(as_object(d), n))
+register_op("ShuffleDataset", _unary_dataset_infer(
+    "ShuffleDataset", (("int", "buffer_size"), ("int", "seed"))),
+    lambda d, n, seed, reshuffle_each_iteration: _Shuffle(as_object(d), n, seed,
+                                                          reshuffle_each_iteration),
+    kernel_attrs=("reshuffle_each_iteration",))
+register_op("PrefetchDataset", _unary_dataset_infer(
+    "PrefetchDataset", (("int", "buffer_size"),)), lambda d, n: as_object(d))
+register_op("ZipDataset", _datasets_infer("ZipDataset"),
+                  lambda *ds: _Zip([as_object(d) for d in ds]))
+register_op("ConcatenateDataset", _datasets_infer("ConcatenateDataset"),
+                  lambda a, b: _Concatenate(as_object(a), as_object(b)))
+
+register_op("IteratorFromDataset",
+            lambda i, a: (_expect("IteratorFromDataset", i[0], dtypes.variant), _resource())[1],
+            _iterator_from_dataset, stateful=True)
+register_op("IteratorHandle", _resource, _iterator_handle, kernel_attrs=("resource_id",),
+            stateful=True)
+register_op("IteratorGetNext", _get_next_infer, _get_next,
+            kernel_attrs=("output_types", "output_shapes"), stateful=True)
+register_op("IteratorTryGetNext", _try_get_next_infer, _try_get_next,
+            kernel_attrs=("output_types", "output_shapes"), stateful=True)
