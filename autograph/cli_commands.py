@@ -94,7 +94,16 @@ def _plan(paths: list[str], output: str | None) -> list[tuple[str, str, bool]]:
                 src = os.path.join(root, name)
                 rel = os.path.join(base, os.path.relpath(src, path))
                 plan.append((src, rel, name.endswith(".py")))
-    return plan
+    unique, seen = [], {}
+    for src, rel, is_python in plan:
+        if rel in seen:
+            if os.path.abspath(seen[rel]) != os.path.abspath(src):
+                raise UsageError(f"{seen[rel]} and {src} would both be written to "
+                                 f"{os.path.join(output or 'OUT', rel)}: convert them separately")
+            continue  # the same file given twice
+        seen[rel] = src
+        unique.append((src, rel, is_python))
+    return unique
 
 
 class _Progress:

@@ -10,10 +10,12 @@ lost (the converter works on the syntax tree).
 Each converted definition keeps its name and its decorators and gets one
 more, innermost: ``@agm__.function`` (the converted function as
 ``tf.function`` would wrap the original) or ``@agm__.converted`` (only a
-mark, when the user's decorators already include ``tf.function``, for
-properties and dunder methods, or with ``wrap=False``). Functions that must
-not or cannot be converted are left exactly as they were and reported with
-the reason.
+mark). The mark alone is used when the user's decorators already include
+``tf.function``, with ``wrap=False``, and where a Function would not make
+sense: properties, classmethods (usually alternative constructors, and a
+Function must return tensors) and dunder methods other than ``__call__``.
+Functions that must not or cannot be converted are left exactly as they
+were and reported with the reason.
 """
 from __future__ import annotations
 
@@ -30,7 +32,10 @@ from autograph.errors import ConversionError
 
 OPERATORS_ALIAS = "ag__"
 SUPPORT_ALIAS = "agm__"
-_PROPERTY_DECORATORS = {"property", "setter", "getter", "deleter", "cached_property"}
+# Converted, but not wrapped in tf.function: attribute access, and alternative constructors
+# (a Function must return tensors, and these return objects).
+_UNWRAPPED_DECORATORS = {"property", "setter", "getter", "deleter", "cached_property",
+                         "classmethod"}
 _CODING = re.compile(r"^[ \t\f]*#.*?coding[:=]")
 
 
@@ -185,7 +190,7 @@ def _wraps(d: _Definition, aliases, wrap: bool) -> bool:
         return False
     for expr in d.node.decorator_list:
         parts = _dotted(expr)
-        if _is_tf_function(expr, aliases) or (parts and parts[-1] in _PROPERTY_DECORATORS):
+        if _is_tf_function(expr, aliases) or (parts and parts[-1] in _UNWRAPPED_DECORATORS):
             return False
     return True
 

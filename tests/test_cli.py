@@ -363,3 +363,104 @@ def test_graph_tracing_failure_exits_1_naming_the_users_line(tmp_path):
     assert autograph("convert", src, "-o", tmp_path / "out", "-q").returncode == 0
     copy = autograph("graph", f"{tmp_path / 'out' / 'src' / 'bad.py'}:f", "--spec", "float32")
     assert copy.returncode == 1 and f"{src / 'bad.py'}:4" in copy.stderr
+
+
+EDGE = '''\
+#!/usr/bin/env python
+# -*- coding: utf-8 -*-
+"""Edge cases for source-level conversion."""
+from __future__ import annotations
+
+import autograph as tf
+from autograph import function as fn_deco
+
+COUNT = 0
+square = lambda v: v * v
+
+
+class Base(tf.Module):
+\tdef scale(self, x):
+\t\treturn x * 2
+
+
+class Child(Base):
+\tTEXT = """keep
+    this"""
+
+\tdef scale(self, x):
+\t\ttext = """line one
+  line two"""
+\t\tif x > 0:
+\t\t\tx = super().scale(x)
+\t\treturn x, text
+
+\t@property
+\tdef name(self):
+\t\treturn "child"
+
+\t@staticmethod
+\tdef twice(x):
+\t\treturn x + x
+
+\t@classmethod
+\tdef make(cls):
+\t\treturn cls()
+
+\tclass Inner:
+\t\tdef hello(self, x):
+\t\t\treturn -x
+
+
+@fn_deco(autograph=False)
+def raw(x):
+\treturn x + 1
+
+
+@fn_deco
+def bump(x):
+\tglobal COUNT
+\tCOUNT += 1
+\treturn square(x)
+'''
+
+EDGE_DRIVER = '''
+import autograph as tf, edge
+c = edge.Child()
+assert isinstance(edge.Child.__dict__["scale"], tf.Function)
+assert isinstance(edge.Child.__dict__["twice"].__func__, tf.Function)
+assert not isinstance(edge.Child.__dict__["make"].__func__, tf.Function)
+print(c.scale(tf.constant(3)), c.scale(tf.constant(-3)))
+print(c.name, edge.Child.twice(tf.constant(2)), type(edge.Child.make()).__name__)
+print(edge.Child.Inner().hello(tf.constant(1.0)))
+print(edge.raw(tf.constant(1)), edge.bump(tf.constant(3)), edge.bump(tf.constant(4)), edge.COUNT)
+print(repr(edge.Child.TEXT), edge.__doc__)
+'''
+
+
+def test_tabs_multiline_strings_methods_and_decorators_survive_conversion(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "edge.py").write_text(EDGE)
+    done = autograph("convert", tmp_path / "src" / "edge.py", "-o", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    assert "edge.py:47: raw: tf.function(autograph=False)" in done.stdout
+    text = (tmp_path / "out" / "edge.py").read_text()
+    assert text.startswith('#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n"""Edge cases')
+    assert "from __future__ import annotations\n# Converted by `autograph convert`" in text
+    assert "\t@property\n\t@agm__.converted\n\tdef name(self):" in text
+    assert "\t@classmethod\n\t@agm__.converted\n\tdef make(cls):" in text
+    assert "@fn_deco\n@agm__.converted\ndef bump(x):" in text
+    assert "@fn_deco(autograph=False)\ndef raw(x):\n\treturn x + 1\n" in text
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "out"))
+    run = subprocess.run([sys.executable, "-c", EDGE_DRIVER], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [
+        "(<tf.Tensor: shape=(), dtype=int32, numpy=6>, <tf.Tensor: shape=(), dtype=string, "
+        "numpy=b'line one\\n  line two'>) (<tf.Tensor: shape=(), dtype=int32, numpy=-3>, "
+        "<tf.Tensor: shape=(), dtype=string, numpy=b'line one\\n  line two'>)",
+        "child tf.Tensor(4, shape=(), dtype=int32) Child",
+        "tf.Tensor(-1.0, shape=(), dtype=float32)",
+        "tf.Tensor(2, shape=(), dtype=int32) tf.Tensor(9, shape=(), dtype=int32) "
+        "tf.Tensor(16, shape=(), dtype=int32) 1",  # the global changes while tracing only
+        "'keep\\n    this' Edge cases for source-level conversion.",
+    ]
