@@ -22,6 +22,10 @@ from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 _inference_ids = itertools.count(1)
 
+# ``(concrete_function, feeds, run) -> result`` while a GradientTape records: it runs the
+# call and records it as one op (runtime.gradients.function_grads). Empty otherwise.
+CALL_RECORDERS: list = []
+
 
 def feed_value(t):
     if isinstance(t, EagerTensor):
@@ -53,9 +57,16 @@ class ConcreteFunction:
         self._flat_inputs = flat_inputs
         self._variables_created = variables_created
         self._function = function
-        self._run = self._make_runner()
+        self._run = self._recordable(self._make_runner())
 
     # -- running ------------------------------------------------------------------------------
+    def _recordable(self, run):
+        def run_or_record(feeds):
+            if CALL_RECORDERS:  # a GradientTape records this call as one op
+                return CALL_RECORDERS[-1](self, feeds, run)
+            return run(feeds)
+        return run_or_record
+
     def _make_runner(self):
         """The cache-hit path: run the plan and wrap its values, nothing else."""
         plan = self._plan

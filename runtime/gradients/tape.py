@@ -51,23 +51,31 @@ def _on_read(variable, tensor) -> None:
         tape._record_read(variable, tensor)
 
 
-def _read_hooks() -> list:
-    from runtime import variables
-    return variables.READ_HOOKS
+def _on_call(concrete, feeds, run):
+    result = run(feeds)
+    for tape in list(_recording):
+        tape._record_call(concrete, feeds, result)
+    return result
+
+
+def _hook_lists() -> list[tuple[list, object]]:
+    from runtime import concrete_function, variables
+    return [(_core.RECORDERS, _on_op), (variables.READ_HOOKS, _on_read),
+            (concrete_function.CALL_RECORDERS, _on_call)]
 
 
 def _activate(tape: "GradientTape") -> None:
     if not _recording:
-        _core.RECORDERS.append(_on_op)
-        _read_hooks().append(_on_read)
+        for hooks, fn in _hook_lists():
+            hooks.append(fn)
     _recording.append(tape)
 
 
 def _deactivate(tape: "GradientTape") -> None:
     _recording.remove(tape)
     if not _recording:
-        _core.RECORDERS.remove(_on_op)
-        _read_hooks().remove(_on_read)
+        for hooks, fn in _hook_lists():
+            hooks.remove(fn)
 
 
 def _is_variable(x) -> bool:
@@ -83,6 +91,8 @@ class GradientTape:
         self._graph: Graph | None = None
         self._records: list[OpRecord] = []
         self._on_tape: dict = {}          # eager: id -> tensor the tape tracks
+        self._by_value: dict = {}         # eager: id(value) -> tracked tensor (for calls)
+        self._call_reads: set = set()     # resources read by recorded tf.function calls
         self._watched: dict = {}          # graph: key -> watched tensor
         self._variables: dict = {}        # resource id -> watched Variable
         self._intervals: list[list] = []  # graph: [start, end) spans of recorded nodes
@@ -131,7 +141,8 @@ class GradientTape:
         was = self._is_recording
         if was:
             self._stop()
-        self._records, self._on_tape, self._watched = [], {}, {}
+        self._records, self._on_tape, self._watched, self._by_value = [], {}, {}, {}
+        self._call_reads = set()
         self._variables, self._intervals, self._used = {}, [], False
         if was:
             self._start()
@@ -148,7 +159,7 @@ class GradientTape:
             if not carries_gradient(t):
                 continue  # TensorFlow only warns: integer tensors get no gradient anyway
             if isinstance(t, EagerTensor):
-                self._on_tape[id(t)] = t
+                self._track(t)
             else:
                 self._watched[key_of(t)] = t
 
@@ -174,7 +185,35 @@ class GradientTape:
         self._records.append(OpRecord(op, tuple(inputs), outputs, attrs, origin=origin))
         for o in outputs:
             if carries_gradient(o):
-                on[id(o)] = o
+                self._track(o)
+
+    def _track(self, t) -> None:
+        self._on_tape[id(t)] = t
+        self._by_value[id(t._value)] = t
+
+    def _record_call(self, concrete, feeds, result) -> None:
+        """A tf.function called eagerly: one record, differentiated by a generated graph."""
+        if self._graph is not None:
+            return
+        from runtime.gradients.function_grads import flat_outputs, variables_of
+        inputs, hit = [], False
+        for f, ph in zip(feeds, concrete.graph.inputs):
+            t = self._by_value.get(id(f))
+            if t is not None and t._value is f:
+                hit = True
+            else:
+                t = EagerTensor(f, ph.dtype)
+            inputs.append(t)
+        handles = variables_of(concrete)
+        if not hit and not handles:
+            return
+        self._call_reads.update(h.resource for h in handles)
+        outputs = flat_outputs(result)
+        self._records.append(OpRecord("PartitionedCall", tuple(inputs) + tuple(handles),
+                                      outputs, {"f": concrete, "feeds": list(feeds)}))
+        for o in outputs:
+            if carries_gradient(o):
+                self._track(o)
 
     def _record_read(self, variable, tensor) -> None:
         r = variable._resource
@@ -188,7 +227,7 @@ class GradientTape:
             return
         handle = VariableHandle(r, variable.dtype, variable.shape)
         self._records.append(OpRecord("ReadVariableOp", (handle,), (tensor,), {}))
-        self._on_tape[id(tensor)] = tensor
+        self._track(tensor)
 
     # -- differentiating ----------------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None,
@@ -222,7 +261,7 @@ class GradientTape:
             if was:
                 self._start()
         if not self._persistent:
-            self._records, self._on_tape = [], {}
+            self._records, self._on_tape, self._by_value = [], {}, {}
         result = []
         for s, g in zip(flat_sources, grads):
             if g is None and unconnected is UnconnectedGradients.ZERO:
@@ -245,7 +284,8 @@ class GradientTape:
 
     def _tracks(self, s) -> bool:
         if _is_variable(s):
-            return s._resource in self._variables
+            return s._resource in self._variables or (
+                s._resource in self._call_reads and self._watch_accessed and s.trainable)
         return id(s) in self._on_tape
 
     def _graph_tracks(self, s) -> bool:

@@ -1,0 +1,99 @@
+"""A tf.function called eagerly under a tape: one recorded op, a generated gradient graph.
+
+The call is recorded as a ``PartitionedCall`` record whose inputs are the
+call's tensors and the variables the function's graph reads. Its gradient is
+a second graph, built once per concrete function and cached: it takes the
+forward inputs and one gradient per float output, recomputes the forward
+graph and differentiates it (``graph_builder.inline``), and returns the
+gradients of the float inputs and of the variables. The executor compiles it
+once like any other graph.
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from graph.executor import compile_graph
+from graph.ir import Graph
+from runtime import context, nest
+from runtime.gradients.backprop import backprop, carries_gradient
+from runtime.gradients.graph_builder import check_replayable, inline, variables_read
+from runtime.gradients.registry import RegisterGradient, VariableHandle
+from runtime.gradients.util import zeros_for
+from runtime.tensor import EagerTensor, SymbolicTensor
+
+_BACKWARD: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def variables_of(concrete) -> list[VariableHandle]:
+    cached = getattr(concrete, "_gradient_variables", None)
+    if cached is None:
+        from graph.registry import get_op
+        found: dict[int, VariableHandle] = {}
+        for n in concrete.graph.nodes:
+            if n.op == "ReadVariableOp" and n.attrs["dtype"].is_floating:
+                r = n.attrs["resource"]
+                found.setdefault(r, VariableHandle(r, n.attrs["dtype"], n.attrs["shape"]))
+            elif get_op(n.op).function_attrs:
+                for h in variables_read(n):
+                    found.setdefault(h.resource, h)
+        cached = list(found.values())
+        concrete._gradient_variables = cached
+    return cached
+
+
+def _backward(concrete):
+    """The compiled gradient graph of ``concrete`` (built on first use)."""
+    entry = _BACKWARD.get(concrete)
+    if entry is not None:
+        return entry
+    fwd = concrete.graph
+    check_replayable(fwd, f"tf.function {concrete.name}", None)
+    handles = variables_of(concrete)
+    graph = Graph(f"__backward_{concrete.name}")
+    with context.building(graph):
+        inputs = []
+        for i, ph in enumerate(fwd.inputs):
+            node = graph.add_node("Placeholder", attrs={"dtype": ph.dtype, "shape": ph.shape},
+                                  name=f"input_{i}")
+            inputs.append(SymbolicTensor(node.output(0)))
+        outs, records = inline(fwd, inputs)
+        float_outs = [o for o in outs if carries_gradient(o)]
+        seeds = []
+        for i, o in enumerate(float_outs):
+            node = graph.add_node("Placeholder", attrs={"dtype": o.dtype, "shape": o.shape},
+                                  name=f"grad_{i}")
+            seeds.append(SymbolicTensor(node.output(0)))
+        wrt = [t for t in inputs if carries_gradient(t)]
+        sources = wrt + handles
+        grads = backprop(records, float_outs, seeds, sources) if sources else []
+        from runtime.ops import array_ops
+        results = [array_ops.identity(g if g is not None else zeros_for(s))
+                   for g, s in zip(grads, sources)]
+    graph.inputs = [t._output for t in inputs + seeds]
+    graph.outputs = [t._output for t in results]
+    entry = (compile_graph(graph), [carries_gradient(t) for t in inputs],
+             [carries_gradient(o) for o in outs], [r.dtype for r in results])
+    _BACKWARD[concrete] = entry
+    return entry
+
+
+@RegisterGradient("PartitionedCall")
+def _call_grad(op, *grads):
+    concrete = op.attrs["f"]
+    plan, input_mask, output_mask, result_dtypes = _backward(concrete)
+    n_in = len(op.attrs["feeds"])
+    seeds = [g for g, keep in zip(grads, output_mask) if keep]
+    seed_values = [np.zeros(o.shape.as_tuple(), o.dtype.numpy_dtype) if g is None
+                   else np.asarray(g._value)
+                   for g, o in zip(seeds, [o for o, k in zip(op.outputs, output_mask) if k])]
+    values = plan(*(list(op.attrs["feeds"]) + seed_values))
+    results = [EagerTensor(v, d) for v, d in zip(values, result_dtypes)]
+    it = iter(results)
+    in_grads = [next(it) if keep else None for keep in input_mask][:n_in]
+    return in_grads + list(it)
+
+
+def flat_outputs(result) -> tuple:
+    return tuple(t for t in nest.flatten(result) if t is not None)
