@@ -80,7 +80,10 @@ def backprop(records: Sequence[OpRecord], targets: Sequence, target_grads: Seque
         fn = _gradient_function(record)
         if fn is None:
             continue
-        in_grads = fn(record, *out_grads)
+        if getattr(fn, "takes_needed", False):  # control flow: skip gradients nobody uses
+            in_grads = fn(record, *out_grads, needed=[key_of(i) in reached for i in record.inputs])
+        else:
+            in_grads = fn(record, *out_grads)
         if len(in_grads) != len(record.inputs):
             raise ValueError(f"The gradient of {record.op} returned {len(in_grads)} gradients "
                              f"for {len(record.inputs)} inputs")

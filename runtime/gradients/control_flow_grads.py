@@ -48,11 +48,15 @@ def _differentiate(graph, inputs, seeds, wrt, handles, extra_sources=()):
 
 @RegisterGradient("If")
 @RegisterGradient("StatelessIf")
-def _if_grad(op, *grads):
+def _if_grad(op, *grads, needed=None):
     node = op.node
     node_inputs, handles = _split_inputs(op)
     pred, ins = node_inputs[0], node_inputs[1:]
-    wrt = [i for i, t in enumerate(ins) if carries_gradient(t)]
+    needed = needed or [True] * len(op.inputs)
+    wrt = [i for i, t in enumerate(ins) if carries_gradient(t) and needed[1 + i]]
+    n_node = len(node_inputs)
+    handles = [h for k, h in enumerate(handles) if needed[n_node + k]]
+    kept_handles = [k for k in range(len(op.inputs) - n_node) if needed[n_node + k]]
     if not wrt and not handles:
         return [None] * len(op.inputs)
     seeds = _seeds(op, grads)
@@ -71,22 +75,34 @@ def _if_grad(op, *grads):
     out = [None] * len(ins)
     for k, i in enumerate(wrt):
         out[i] = result[k]
-    return [None] + out + result[len(wrt):]
+    handle_grads = [None] * (len(op.inputs) - n_node)
+    for k, g in zip(kept_handles, result[len(wrt):]):
+        handle_grads[k] = g
+    return [None] + out + handle_grads
+
+
+_if_grad.takes_needed = True
 
 
 @RegisterGradient("While")
 @RegisterGradient("StatelessWhile")
-def _while_grad(op, *grads):
+def _while_grad(op, *grads, needed=None):
     from runtime.tensor_array import TensorArray
     node = op.node
     ins, handles = _split_inputs(op)
+    n_node = len(ins)
+    needed = needed or [True] * len(op.inputs)
+    kept_handles = [k for k in range(len(handles)) if needed[n_node + k]]
+    handles = [handles[k] for k in kept_handles]
     cond_graph, body_graph = node.attrs["cond"], node.attrs["body"]
     check_replayable(cond_graph, "while loop", node.origin)
     check_replayable(body_graph, "while loop", node.origin)
     n = len(ins)
     passthrough = [body_graph.outputs[j] is body_graph.inputs[j] for j in range(n)]
     carried = [j for j in range(n) if not passthrough[j]]
-    wrt = [j for j in range(n) if carries_gradient(ins[j])]
+    # Carried values pass gradients between iterations; a passed-through capture only
+    # needs one when the caller asked for it.
+    wrt = [j for j in range(n) if carries_gradient(ins[j]) and (needed[j] or not passthrough[j])]
     if not wrt and not handles:
         return [None] * len(op.inputs)
     for j in carried:
@@ -138,4 +154,10 @@ def _while_grad(op, *grads):
     out = [None] * n
     for k, j in enumerate(wrt):
         out[j] = result[1 + k]
-    return out + list(result[1 + len(wrt):])
+    handle_grads = [None] * (len(op.inputs) - n_node)
+    for k, g in zip(kept_handles, result[1 + len(wrt):]):
+        handle_grads[k] = g
+    return out + handle_grads
+
+
+_while_grad.takes_needed = True
