@@ -116,15 +116,19 @@ def find_definition(tree, qualname: str):
 def module_names(tree) -> set[str]:
     """Names the module binds at top level (assignments, defs, classes, imports)."""
     names = set()
-    for node in tree.body:
-        for sub in gast.walk(node):
-            if isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-                names.add(sub.name)
-                continue
-            if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Store):
-                names.add(sub.id)
-            elif isinstance(sub, gast.alias):
-                names.add(sub.asname or sub.name.split(".")[0])
+    stack = list(tree.body)
+    while stack:
+        sub = stack.pop()
+        if isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            names.add(sub.name)  # their bodies bind their own names, not the module's
+            continue
+        if isinstance(sub, gast.Lambda):
+            continue
+        if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Store):
+            names.add(sub.id)
+        elif isinstance(sub, gast.alias):
+            names.add(sub.asname or sub.name.split(".")[0])
+        stack.extend(gast.iter_child_nodes(sub))
     return names
 
 

@@ -464,3 +464,38 @@ def test_tabs_multiline_strings_methods_and_decorators_survive_conversion(tmp_pa
         "tf.Tensor(16, shape=(), dtype=int32) 1",  # the global changes while tracing only
         "'keep\\n    this' Edge cases for source-level conversion.",
     ]
+
+
+def test_spec_strings_read_as_tensor_specs_or_python_values():
+    import autograph as tf
+    from autograph.cli_targets import UsageError, parse_spec
+
+    assert parse_spec("float32") == tf.TensorSpec([], tf.float32)
+    assert parse_spec("float32[]") == tf.TensorSpec([], tf.float32)
+    assert parse_spec("int32[2, None]") == tf.TensorSpec([2, None], tf.int32)
+    assert parse_spec("string[?]") == tf.TensorSpec([None], tf.string)
+    assert parse_spec("bool[...]").shape.rank is None
+    assert parse_spec("3") == 3 and parse_spec("True") is True and parse_spec("'relu'") == "relu"
+    for bad in ("float32[2.5]", "complex64[1]", "[1, 2", "float32[None"):
+        with pytest.raises(UsageError, match="bad --spec"):
+            parse_spec(bad)
+
+
+def test_library_names_and_no_second_conversion_of_converted_code(converted):
+    out, _ = converted
+    script = textwrap.dedent("""
+        from autograph import function, to_code, convert, do_not_convert
+        import autograph as tf
+        from userpkg import core
+        inner = core.squash.python_function
+        assert inner.__ag_converted__
+        again = convert(inner)
+        assert again.__ag_target__ is inner       # run as it is, never converted twice
+        print([round(float(v), 4) for v in again(tf.constant([3.0, 3.0])).numpy()])
+        print(callable(function) and callable(to_code) and callable(do_not_convert))
+    """)
+    env = dict(os.environ, PYTHONPATH=str(out))
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[0.4715, 0.4715]\nTrue\n"
