@@ -318,8 +318,13 @@ class StagedList:
         return self._array
 
     def append(self, value) -> None:
+        """In place; inside staged branches prefer ``list_append`` (functional)."""
+        self._array = self.appended(value)._array
+
+    def appended(self, value) -> "StagedList":
+        """A new StagedList with ``value`` at the end (this one is unchanged when staged)."""
         try:
-            self._array = self._array.write(self._array.size(), value)
+            return StagedList(self._array.write(self._array.size(), value), self._name)
         except (InvalidArgumentError, ValueError) as e:
             message = (f"Cannot append to list {self._name!r} inside a staged loop: {e}. "
                        "Elements of a list built in a staged loop must share one dtype and "
@@ -328,11 +333,16 @@ class StagedList:
                 raise InvalidArgumentError(message=message) from None
             raise ValueError(message) from None
 
-    def pop(self):
+    def popped(self):
+        """(a new StagedList without the last element, that element)."""
         self._array._need_dtype()
         flow, item = apply_op("TensorListPopBack", [self._array.flow],
                               attrs=self._array._attrs(), name="TensorListPopBack")
-        self._array = self._array._updated(flow, None)
+        return StagedList(self._array._derive(flow, None), self._name), item
+
+    def pop(self):
+        rest, item = self.popped()
+        self._array = rest._array
         return item
 
     def __getitem__(self, index):
@@ -368,3 +378,31 @@ class StagedList:
 
     def __repr__(self) -> str:
         return f"<StagedList {self._name!r} of {self._array!r}>"
+
+
+def list_append(target, value):
+    """``target.append(value)`` in functional form, for converted code: ``l = list_append(l, x)``.
+
+    A Python list is appended to in place (and returned); a StagedList or
+    TensorArray returns its successor, which is what staged code must carry.
+    """
+    if isinstance(target, StagedList):
+        return target.appended(value)
+    if isinstance(target, TensorArray):
+        return target.write(target.size(), value)
+    target.append(value)
+    return target
+
+
+def list_pop(target):
+    """``(target_without_last, last)``, the functional ``target.pop()``."""
+    if isinstance(target, StagedList):
+        return target.popped()
+    return target, target.pop()
+
+
+def as_staged_list(value, name: str = "list"):
+    """What a staged loop carries for ``value``: a Python list becomes a StagedList."""
+    if isinstance(value, list):
+        return StagedList.from_list(value, name)
+    return value

@@ -362,10 +362,14 @@ def _element_shape_of(lst: TensorListValue, items: list, attr_shape) -> tuple:
     return tuple(known.as_list())
 
 
-def _fill_unwritten(lst, items: list, element_dtype, element_shape) -> list:
-    """Unwritten elements read as zeros of the common element shape (TensorFlow does so)."""
-    for i, v in enumerate(items):
+def _fill_unwritten(lst, items: list, element_dtype, element_shape, indices=None) -> list:
+    """Unwritten elements read as zeros of the common element shape (TensorFlow does so).
+
+    An element an eager ``read`` cleared (clear_after_read) is an error, not zeros.
+    """
+    for k, v in enumerate(items):
         if v is CLEARED:
+            i = k if indices is None else int(indices[k])
             raise InvalidArgumentError(
                 message=f"Could not read index {i} twice because it was cleared after a "
                         "previous read (perhaps try setting clear_after_read = false?)")
@@ -377,12 +381,12 @@ def _fill_unwritten(lst, items: list, element_dtype, element_shape) -> list:
     return items
 
 
-def _stacked(lst, items, element_dtype, element_shape):
+def _stacked(lst, items, element_dtype, element_shape, indices=None):
     dtype = element_dtype or lst.element_dtype
     if not items:
         written = [v for v in lst.items.to_list() if v is not None and v is not CLEARED]
         return _zeros(dtype, (0,) + _element_shape_of(lst, written, element_shape))
-    items = _fill_unwritten(lst, items, element_dtype, element_shape)
+    items = _fill_unwritten(lst, items, element_dtype, element_shape, indices)
     _element_shape_of(lst, items, element_shape)  # raises unless all shapes agree
     return np.stack([np.asarray(v) for v in items]).astype(dtype.numpy_dtype, copy=False)
 
@@ -390,7 +394,7 @@ def _stacked(lst, items, element_dtype, element_shape):
 def _get_item(lst, index, element_dtype=None, element_shape=None):
     lst = as_list_value(lst)
     i = _check_index(lst, index, "read from", False)
-    return _fill_unwritten(lst, [lst.items.get(i)], element_dtype, element_shape)[0]
+    return _fill_unwritten(lst, [lst.items.get(i)], element_dtype, element_shape, [i])[0]
 
 
 def _stack(lst, element_dtype=None, element_shape=None, num_elements=-1):
@@ -400,8 +404,9 @@ def _stack(lst, element_dtype=None, element_shape=None, num_elements=-1):
 
 def _gather(lst, indices, element_dtype=None, element_shape=None):
     lst = as_list_value(lst)
-    picked = [lst.items.get(_check_index(lst, i, "read from", False)) for i in np.ravel(indices)]
-    return _stacked(lst, picked, element_dtype, element_shape)
+    indices = [_check_index(lst, i, "read from", False) for i in np.ravel(indices)]
+    return _stacked(lst, [lst.items.get(i) for i in indices], element_dtype, element_shape,
+                    indices)
 
 
 def _from_tensor(tensor, element_dtype=None, element_shape=None):
@@ -431,6 +436,7 @@ def _concat(lst, element_dtype=None, element_shape=None):
     if any(v is None for v in items):
         raise InvalidArgumentError(message="TensorArray.concat: every element must be written "
                                            "before concat()")
+    _fill_unwritten(lst, items, element_dtype, element_shape)  # raises on cleared elements
     dtype = element_dtype or lst.element_dtype
     lengths = np.array([np.shape(v)[0] for v in items], dtype=np.int64)
     if not items:

@@ -13,13 +13,15 @@ and the user's loop variables; ``extra_test`` (``break``/``return``) ends it.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from graph import dtypes, resources
 from graph.errors import OutOfRangeError
 from graph.ops.data import IteratorState
 from runtime import context, nest
 from runtime.composite import is_composite
 from runtime.data import structure
-from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.ops.core import apply_op, constant, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, Tensor
 
@@ -138,16 +140,66 @@ def _conjunction(has_next, more):
     return math_ops.logical_and(has_next, more)
 
 
+class _ReturnValueSetInLoop(Exception):
+    """Internal: a ``return`` inside the loop set the function's return value; carry it."""
+
+    def __init__(self, index: int, value):
+        super().__init__(index)
+        self.index, self.value = index, value
+
+
+def _zeros_like(value):
+    """A placeholder of ``value``'s type; it is never read (the return flag stays false)."""
+    def zeros(v):
+        if is_composite(v):
+            return v
+        t = convert_to_tensor(v)
+        dims = [0 if d is None else d for d in (t.shape.as_list() if t.shape.rank else [])]
+        fill = np.full(dims, b"", dtype=object) if t.dtype.is_string else \
+            np.zeros(dims, dtype=t.dtype.numpy_dtype)
+        return constant(fill, dtype=t.dtype)
+    return nest.map_structure(zeros, value)
+
+
 def staged_for(handle, spec, extra_test, body, get_state, set_state, symbol_names, opts):
-    """One while_loop running ``body(element)`` for each element the iterator ``handle`` yields."""
-    from runtime.ops.control_flow import while_loop
+    """One while_loop running ``body(element)`` for each element the iterator ``handle`` yields.
+
+    Loop state comes from ``get_state()``; a variable undefined before the loop is not
+    carried, except the function's return value (``retval_...``) when a ``return`` in the
+    body sets it: the loop is then traced again carrying it from a zero placeholder.
+    """
     names = list(symbol_names or ())
     init = tuple(get_state()) if get_state is not None else ()
     names += [f"loop_var_{i}" for i in range(len(names), len(init))]
-    carried = [i for i, v in enumerate(init) if not _is_undefined(v)]
     start = list(init)
+    carried = [i for i, v in enumerate(init) if not _is_undefined(v)]
     for i in carried:
         start[i] = _carriable(names[i], init[i])
+    graph = context.current_graph()
+    while True:
+        mark = len(graph.nodes)
+        try:
+            final = _staged_loop(handle, spec, extra_test, body, get_state, set_state, names,
+                                 start, carried, opts)
+            break
+        except _ReturnValueSetInLoop as missing:
+            del graph.nodes[mark:]  # drop the first fetch of this attempt: it is stateful
+            start[missing.index] = _zeros_like(missing.value)
+            carried = sorted(carried + [missing.index])
+    _install(set_state, start, carried, final)
+
+
+def _install(set_state, start, carried, vals):
+    if set_state is not None:
+        state = list(start)
+        for i, v in zip(carried, vals):
+            state[i] = v
+        set_state(tuple(state))
+
+
+def _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, start, carried,
+                 opts):
+    from runtime.ops.control_flow import while_loop
     attrs = {"output_types": structure.flat_types(spec),
              "output_shapes": structure.flat_shapes(spec)}
     n_elem = len(attrs["output_types"])
@@ -155,23 +207,20 @@ def staged_for(handle, spec, extra_test, body, get_state, set_state, symbol_name
     def fetch():
         return list(apply_op("IteratorTryGetNext", [handle], attrs, name="IteratorTryGetNext"))
 
-    def install(vals):
-        if set_state is not None:
-            state = list(start)
-            for i, v in zip(carried, vals):
-                state[i] = v
-            set_state(tuple(state))
-
     def cond_fn(has_next, *vals):
-        install(vals[n_elem:])
+        _install(set_state, start, carried, vals[n_elem:])
         if extra_test is None:
             return has_next
         return _conjunction(has_next, extra_test())
 
     def body_fn(has_next, *vals):
-        install(vals[n_elem:])
+        _install(set_state, start, carried, vals[n_elem:])
         body(structure.pack(spec, list(vals[:n_elem])))
         now = tuple(get_state()) if get_state is not None else ()
+        for i, value in enumerate(now):
+            if (i not in carried and names[i].startswith("retval_")
+                    and not _is_undefined(value)):
+                raise _ReturnValueSetInLoop(i, value)
         return fetch() + [now[i] for i in carried]
 
     loop_vars = fetch() + [start[i] for i in carried]
@@ -180,4 +229,4 @@ def staged_for(handle, spec, extra_test, body, get_state, set_state, symbol_name
     final = while_loop(cond_fn, body_fn, loop_vars,
                        maximum_iterations=(opts or {}).get("maximum_iterations"),
                        loop_var_names=var_names)
-    install(list(final)[1 + n_elem:])
+    return list(final)[1 + n_elem:]
