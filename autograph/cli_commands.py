@@ -5,6 +5,7 @@ Each command returns the exit status; mistakes on the command line raise
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import importlib.util
@@ -280,9 +281,11 @@ def graph(args) -> int:
     import autograph
     from runtime.function import Function
 
+    # What the user's code prints while importing and tracing goes to stderr: stdout is the graph.
     try:
-        module = _import_target(target)
-    except Exception as e:  # noqa: BLE001  (the user's module failed to import: report it)
+        with contextlib.redirect_stdout(sys.stderr):
+            module = _import_target(target)
+    except (Exception, SystemExit) as e:  # noqa: BLE001  (the user's module failed to import)
         return _fail("graph", f"cannot import {target.module or target.path}: "
                               f"{type(e).__name__}: {e}")
     fn = _lookup(module, target)
@@ -292,7 +295,8 @@ def graph(args) -> int:
         fn = autograph.function(fn)
     _check_arity(fn, specs, target)
     try:
-        concrete = fn.get_concrete_function(*specs)
+        with contextlib.redirect_stdout(sys.stderr):
+            concrete = fn.get_concrete_function(*specs)
     except Exception as e:  # noqa: BLE001  (tracing the user's function failed: report it)
         return _fail("graph", f"tracing {target.qualname} failed: {type(e).__name__}: {e}")
     g = concrete.graph

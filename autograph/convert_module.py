@@ -285,13 +285,18 @@ def convert_module_source(text: str, filename: str, wrap: bool = True,
             continue
         try:
             converted = convert_definition(node, filename, names, d.qualname)
+            wrapped = _wraps(d, aliases, wrap)
+            indent = re.match(r"[ \t]*", lines[node.lineno - 1]).group(0)
+            block, mapping = _converted_block(d, converted, indent, wrapped)
         except ConversionError as e:
             line, reason = _reason(e, node.lineno)
             reports.append(FunctionReport(filename, line, d.qualname, "failed", reason))
             continue
-        wrapped = _wraps(d, aliases, wrap)
-        indent = re.match(r"[ \t]*", lines[node.lineno - 1]).group(0)
-        block, mapping = _converted_block(d, converted, indent, wrapped)
+        except Exception as e:  # noqa: BLE001  (a converter bug must not stop the other files)
+            reports.append(FunctionReport(
+                filename, node.lineno, d.qualname, "failed",
+                f"the converter failed ({type(e).__name__}: {e}); please report this"))
+            continue
         edits.append((node.lineno, node.end_lineno, block, mapping, d.qualname))
         reports.append(FunctionReport(filename, node.lineno, d.qualname, "converted",
                                       "tf.function" if wrapped else ""))
@@ -313,7 +318,14 @@ def convert_module_source(text: str, filename: str, wrap: bool = True,
     out.extend(lines[pos:])
     if original_ref is not None:
         out.append(_source_map_call(original_ref, blocks))
-    return ModuleResult(filename, text, "".join(out), tuple(reports))
+    result = "".join(out)
+    try:
+        ast.parse(result, filename)
+    except SyntaxError as e:  # a bug here, not the user's: say so rather than write it
+        return ModuleResult(filename, text, None, tuple(reports), error=(
+            f"{filename}: the converted module does not parse (line {e.lineno}: {e.msg}); "
+            "please report this"))
+    return ModuleResult(filename, text, result, tuple(reports))
 
 
 def _dense(mapping: dict[int, int], length: int) -> list[int]:

@@ -320,13 +320,17 @@ def test_graph_dot_optimize_python_literals_and_output_file(tmp_path):
     mod = tmp_path / "mod.py"
     mod.write_text(textwrap.dedent("""\
         import autograph as tf
+        print("importing mod")
 
         def scaled(x, k):
+            print("tracing scaled")
             y = x * 1.0
             return y * k
         """))
     text = autograph("graph", f"{mod}:scaled", "--spec", "float32[2, 3]", "3")
     assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("graph scaled(")      # the user's prints go to stderr
+    assert text.stderr == "importing mod\ntracing scaled\n"
     assert "x: float32[2, 3]" in text.stdout and "Mul" in text.stdout
     optimized = autograph("graph", f"{mod}:scaled", "--spec", "float32[2, 3]", "3", "--optimize")
     assert optimized.returncode == 0, optimized.stderr
