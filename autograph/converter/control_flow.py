@@ -59,6 +59,21 @@ class ControlFlowTransformer(Transformer):
     def __init__(self, ctx, fa: FunctionAnalysis):
         super().__init__(ctx)
         self.fa = fa
+        self.enclosing: list[set] = [set()]  # state names of the generated functions we are in
+
+    def _visit_inside(self, block: list, names) -> list:
+        """Converts the statements of a generated function whose nonlocals are ``names``."""
+        self.enclosing.append(set(names))
+        try:
+            return self.visit_block(block)
+        finally:
+            self.enclosing.pop()
+
+    def _inits(self, names, node) -> list:
+        # A name the enclosing generated function declares nonlocal is already bound (and may
+        # hold a placeholder set by staged control flow): do not reset it.
+        fresh = [n for n in names if n not in self.enclosing[-1]]
+        return st.undefined_inits(fresh, node.ag_maybe_defined_in, self.fa)
 
     def visit_FunctionDef(self, node):
         return node  # converted separately
@@ -73,8 +88,8 @@ class ControlFlowTransformer(Transformer):
         extra = [s for s in st.select_state(node, inside, self.fa) if s not in outputs]
         names = outputs + extra
         dead_flags = self.ctx.flags - set(names)
-        node.body = self.visit_block(_without_stores(node.body, dead_flags))
-        node.orelse = self.visit_block(_without_stores(node.orelse, dead_flags))
+        node.body = self._visit_inside(_without_stores(node.body, dead_flags), names)
+        node.orelse = self._visit_inside(_without_stores(node.orelse, dead_flags), names)
         namer = self.ctx.namer
         decls = st.declarations(names, self.fa)
         stmts = []
@@ -99,7 +114,7 @@ class ControlFlowTransformer(Transformer):
                                      **call_args)
         else:
             call = templates.replace("ag__.if_stmt(test, body, orelse)", **call_args)
-        inits = st.undefined_inits(names, node.ag_maybe_defined_in, self.fa)
+        inits = self._inits(names, node)
         return templates.located(inits + stmts + call, node)
 
     # -- loops --------------------------------------------------------------------------------
@@ -126,12 +141,12 @@ class ControlFlowTransformer(Transformer):
                                      names=st.names_tuple(names), **kwargs)
         else:
             call = templates.replace(template + ")", **kwargs)
-        inits = st.undefined_inits(names, node.ag_maybe_defined_in, self.fa)
+        inits = self._inits(names, node)
         return templates.located(inits + stmts + call, node)
 
     def visit_While(self, node):
         names = self._loop_state(node)
-        node.body = self.visit_block(node.body)
+        node.body = self._visit_inside(node.body, names)
         namer = self.ctx.namer
         decls = st.declarations(names, self.fa)
         body_name, test_name = namer.new("loop_body"), namer.new("loop_test")
@@ -143,7 +158,7 @@ class ControlFlowTransformer(Transformer):
     def visit_For(self, node):
         names = self._loop_state(node)
         extra = getattr(node, "ag_extra_test", None)
-        node.body = self.visit_block(node.body)
+        node.body = self._visit_inside(node.body, names)
         namer = self.ctx.namer
         decls = st.declarations(names, self.fa)
         body_name = namer.new("loop_body")
