@@ -199,34 +199,38 @@ def _install(set_state, start, carried, vals):
 
 def _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, start, carried,
                  opts):
-    from runtime.ops.control_flow import while_loop
+    """while more and extra_test(): has, x = try_get_next(); if has: body(x).
+
+    The element is fetched only once the loop has decided to go on, so a ``break``
+    leaves the rest of a shared iterator unconsumed.
+    """
+    from runtime.ops.control_flow import cond, while_loop
     attrs = {"output_types": structure.flat_types(spec),
              "output_shapes": structure.flat_shapes(spec)}
-    n_elem = len(attrs["output_types"])
 
-    def fetch():
-        return list(apply_op("IteratorTryGetNext", [handle], attrs, name="IteratorTryGetNext"))
-
-    def cond_fn(has_next, *vals):
-        _install(set_state, start, carried, vals[n_elem:])
+    def cond_fn(more, *vals):
+        _install(set_state, start, carried, vals)
         if extra_test is None:
-            return has_next
-        return _conjunction(has_next, extra_test())
+            return more
+        return _conjunction(more, extra_test())
 
-    def body_fn(has_next, *vals):
-        _install(set_state, start, carried, vals[n_elem:])
-        body(structure.pack(spec, list(vals[:n_elem])))
-        now = tuple(get_state()) if get_state is not None else ()
-        for i, value in enumerate(now):
-            if (i not in carried and names[i].startswith("retval_")
-                    and not _is_undefined(value)):
-                raise _ReturnValueSetInLoop(i, value)
-        return fetch() + [now[i] for i in carried]
+    def body_fn(more, *vals):
+        fetched = apply_op("IteratorTryGetNext", [handle], attrs, name="IteratorTryGetNext")
+        has_next, element = fetched[0], list(fetched[1:])
 
-    loop_vars = fetch() + [start[i] for i in carried]
-    var_names = ["has_next"] + [f"element_{k}" for k in range(n_elem)] + \
-        [names[i] for i in carried]
-    final = while_loop(cond_fn, body_fn, loop_vars,
+        def run_body():
+            _install(set_state, start, carried, vals)
+            body(structure.pack(spec, element))
+            now = tuple(get_state()) if get_state is not None else ()
+            for i, value in enumerate(now):
+                if (i not in carried and names[i].startswith("retval_")
+                        and not _is_undefined(value)):
+                    raise _ReturnValueSetInLoop(i, value)
+            return [now[i] for i in carried]
+        new = cond(has_next, run_body, lambda: list(vals), name="has_next")
+        return [has_next] + list(new or [])
+
+    final = while_loop(cond_fn, body_fn, [convert_to_tensor(True)] + [start[i] for i in carried],
                        maximum_iterations=(opts or {}).get("maximum_iterations"),
-                       loop_var_names=var_names)
-    return list(final)[1 + n_elem:]
+                       loop_var_names=["more"] + [names[i] for i in carried])
+    return list(final)[1:]

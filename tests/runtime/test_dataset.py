@@ -309,3 +309,21 @@ def test_function_loop_over_dataset_with_break_continue_return(n):
     # and over a dataset built inside the function, from a tensor argument: one trace
     assert fns["inner"](tf.constant(n, tf.int64)).numpy() == expected
     assert fns["inner"].experimental_get_tracing_count() == 1
+
+
+def test_break_leaves_the_rest_of_a_shared_iterator_unconsumed():
+    tf = _tf()
+
+    @tf.function
+    def take_two(it):
+        total = tf.constant(0, tf.int64)
+        n = 0
+        for x in it:
+            total += x
+            n += 1
+            if n >= 2:
+                break
+        return total
+
+    it = iter(tf.data.Dataset.range(5))
+    assert [take_two(it).numpy() for _ in range(4)] == [1, 5, 4, 0]
