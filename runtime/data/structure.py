@@ -19,7 +19,7 @@ import numpy as np
 from graph.dtypes import DType, as_dtype
 from graph.ir import Graph
 from graph.shapes import TensorShape, as_shape
-from runtime import context, nest
+from runtime import context
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.tensor_spec import TensorSpec
