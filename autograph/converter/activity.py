@@ -129,101 +129,103 @@ class _Reads(gast.NodeVisitor):
         self.generic_visit(node)
 
 
+_SCOPE_NODES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+                gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
 def reads(node) -> set[str]:
-    r = _Reads()
-    if isinstance(node, list):
-        for n in node:
+    """Free names read by ``node`` (statements or expressions; a list of them)."""
+    names: set[str] = set()
+    stack = list(node) if isinstance(node, list) else [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.Name):
+            if not isinstance(n.ctx, (gast.Store, gast.Param)):
+                names.add(n.id)
+            continue
+        if isinstance(n, _SCOPE_NODES):
+            r = _Reads()
             r.visit(n)
-    else:
-        r.visit(node)
-    return r.names
+            names |= r.names
+            continue
+        if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name):
+            names.add(n.target.id)
+        for v in n.__dict__.values():
+            if isinstance(v, list):
+                stack.extend(c for c in v if isinstance(c, gast.AST))
+            elif isinstance(v, gast.AST):
+                stack.append(v)
+    return names
 
 
-class _Modified(gast.NodeVisitor):
-    """Symbols a statement assigns, in order of first assignment, not entering nested scopes."""
+_NO_ENTER = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_DEFS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 
-    def __init__(self, composite: bool):
-        self.out: list[str] = []
-        self.composite = composite
 
-    def _add(self, targets):
-        for t in targets:
-            found = _target_symbols(t, []) if self.composite else target_names(t, [])
-            for s in found:
-                if s not in self.out:
-                    self.out.append(s)
+def _assigned(node, composite: bool) -> list[str]:
+    """Symbols assigned in ``node``, in source order, not entering nested scopes.
 
-    def visit_Assign(self, node):
-        self._add(node.targets)
-        self.generic_visit(node)
+    A hand-written walk (this runs for every statement the converter looks at).
+    """
+    out: list[str] = []
+    collect = _target_symbols if composite else target_names
 
-    def visit_AugAssign(self, node):
-        self._add([node.target])
-        self.generic_visit(node)
+    def add(target):
+        for s in collect(target, []):
+            if s not in out:
+                out.append(s)
 
-    def visit_AnnAssign(self, node):
-        if node.value is not None:
-            self._add([node.target])
-        self.generic_visit(node)
-
-    def visit_NamedExpr(self, node):
-        self._add([node.target])
-        self.generic_visit(node)
-
-    def visit_For(self, node):
-        self._add([node.target])
-        self.generic_visit(node)
-
-    def visit_withitem(self, node):
-        if node.optional_vars is not None:
-            self._add([node.optional_vars])
-        self.generic_visit(node)
-
-    def visit_ExceptHandler(self, node):
-        if node.name is not None:
-            self._add([node.name])
-        self.generic_visit(node)
-
-    def visit_Import(self, node):
-        for alias in node.names:
-            n = alias.asname or alias.name.split(".")[0]
-            if n not in self.out:
-                self.out.append(n)
-
-    visit_ImportFrom = visit_Import
-
-    def visit_Delete(self, node):
-        self._add(node.targets)
-
-    def visit_FunctionDef(self, node):
-        if node.name not in self.out:
-            self.out.append(node.name)
-        args = getattr(node, "args", None)
-        for d in node.decorator_list + (args.defaults if args is not None else []):
-            self.visit(d)
-
-    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
-
-    def _skip(self, node):
-        pass
-
-    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _skip
+    stack = list(reversed(node)) if isinstance(node, list) else [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (gast.Assign, gast.Delete)):
+            for t in n.targets:
+                add(t)
+            if isinstance(n, gast.Delete):
+                continue
+        elif isinstance(n, (gast.AugAssign, gast.For, gast.NamedExpr)):
+            add(n.target)
+        elif isinstance(n, gast.AnnAssign):
+            if n.value is not None:
+                add(n.target)
+        elif isinstance(n, gast.withitem):
+            if n.optional_vars is not None:
+                add(n.optional_vars)
+        elif isinstance(n, gast.ExceptHandler):
+            if n.name is not None:
+                add(n.name)
+        elif isinstance(n, (gast.Import, gast.ImportFrom)):
+            for alias in n.names:
+                name = alias.asname or alias.name.split(".")[0]
+                if name not in out:
+                    out.append(name)
+            continue
+        elif isinstance(n, _DEFS):
+            if n.name not in out:
+                out.append(n.name)
+            args = getattr(n, "args", None)
+            stack.extend(reversed(n.decorator_list + (args.defaults if args is not None else [])))
+            continue
+        elif isinstance(n, _NO_ENTER) or isinstance(n, (gast.Name, gast.Constant)):
+            continue
+        children = []
+        for v in n.__dict__.values():
+            if isinstance(v, list):
+                children.extend(c for c in v if isinstance(c, gast.AST))
+            elif isinstance(v, gast.AST):
+                children.append(v)
+        stack.extend(reversed(children))
+    return out
 
 
 def modified_names(node) -> list[str]:
     """Plain names bound in ``node`` (a statement or list), outside nested scopes."""
-    v = _Modified(composite=False)
-    for n in node if isinstance(node, list) else [node]:
-        v.visit(n)
-    return v.out
+    return _assigned(node, composite=False)
 
 
 def modified_symbols(node) -> list[str]:
     """Names and composite symbols (``a.b``, ``a[0]``) assigned in ``node``."""
-    v = _Modified(composite=True)
-    for n in node if isinstance(node, list) else [node]:
-        v.visit(n)
-    return v.out
+    return _assigned(node, composite=True)
 
 
 def scope_declarations(fn) -> tuple[set[str], set[str]]:

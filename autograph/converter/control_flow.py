@@ -80,6 +80,16 @@ class ControlFlowTransformer(Transformer):
 
     visit_ClassDef = visit_Lambda = visit_FunctionDef
 
+    def generic_visit(self, node):
+        """Only statements hold control flow: visit nested blocks, never expressions."""
+        for f in ("body", "orelse", "finalbody"):
+            block = getattr(node, f, None)
+            if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                setattr(node, f, self.visit_block(block))
+        for h in getattr(node, "handlers", None) or []:
+            h.body = self.visit_block(h.body)
+        return node
+
     # -- if ---------------------------------------------------------------------------------
 
     def visit_If(self, node):
@@ -181,7 +191,8 @@ class ControlFlowTransformer(Transformer):
 def transform(tree, ctx):
     for fn in user_functions(tree):
         fa = FunctionAnalysis(fn)
-        fn.body = [_LoadChecks().visit(s) for s in fn.body]
+        if fa.flagged_loads:
+            fn.body = [_LoadChecks().visit(s) for s in fn.body]
         fn.body = ControlFlowTransformer(ctx, fa).visit_block(fn.body)
     return tree
 

@@ -52,6 +52,6 @@ def convert_function(fn) -> ConvertedSource:
     node = functions.transform(node, ctx)
     for converter in PASSES:
         node = converter.transform(node, ctx)
-    templates.located(node, node)
+    templates.fill_locations(node)
     tree = gast.gast_to_ast(node)
     return ConvertedSource(tree, source)

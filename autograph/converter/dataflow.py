@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.activity import (modified_names, nested_scope_reads, reads,
-                                          scope_declarations, target_names)
+from autograph.converter.activity import (modified_names, modified_symbols,
+                                          nested_scope_reads, reads, scope_declarations,
+                                          target_names)
 
+_COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try)
 _NESTED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
@@ -40,6 +42,8 @@ class FunctionAnalysis:
     """Annotates the statements of one function (not of functions nested in it)."""
 
     def __init__(self, fn):
+        self._modified: dict = {}
+        self.flagged_loads = 0
         self.globals, self.nonlocals = scope_declarations(fn)
         self.params = set(_params(fn))
         self.locals = (set(modified_names(fn.body)) | self.params) - self.globals - self.nonlocals
@@ -48,6 +52,32 @@ class FunctionAnalysis:
         self._live_block(fn.body, set(self.escaping))
         self._defined_block(fn.body, set(self.params))
         self._may_block(fn.body, set(self.params))
+
+    def modified(self, node, composite: bool = False) -> list[str]:
+        """``modified_names``/``modified_symbols`` of a statement, memoized (bottom-up)."""
+        key = (id(node), composite)
+        found = self._modified.get(key)
+        if found is not None:
+            return found
+        if isinstance(node, _COMPOUND):
+            own = [getattr(node, f, None) for f in ("test", "target", "iter", "items")]
+            found = list((modified_symbols if composite else modified_names)(
+                [o for o in own if o is not None and not isinstance(o, list)]
+                + [i for o in own if isinstance(o, list) for i in o]))
+            children = list(node.body) + list(getattr(node, "orelse", []))
+            children += list(getattr(node, "finalbody", []))
+            for h in getattr(node, "handlers", []):
+                if h.name is not None:
+                    children.append(gast.Assign(targets=[h.name], value=None))
+                children.extend(h.body)
+            for child in children:
+                for sym in self.modified(child, composite):
+                    if sym not in found:
+                        found.append(sym)
+        else:
+            found = (modified_symbols if composite else modified_names)(node)
+        self._modified[key] = found
+        return found
 
     # -- liveness (backward) ----------------------------------------------------------------
 
@@ -102,7 +132,7 @@ class FunctionAnalysis:
             return (out - {s.name}) | reads(s)
         if isinstance(s, (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.Import,
                           gast.ImportFrom, gast.Delete)):
-            return (out - set(modified_names(s))) | reads(s)
+            return (out - set(self.modified(s))) | reads(s)
         return out | reads(s)
 
     # -- definedness (forward) --------------------------------------------------------------
@@ -182,7 +212,7 @@ class FunctionAnalysis:
             return self._may_block(s.body, d) | self._may_block(s.orelse, d)
         if isinstance(s, (gast.While, gast.For)):
             s.ag_maybe_defined_in = d
-            inner = d | set(modified_names(s))  # what the previous iteration assigned
+            inner = d | set(self.modified(s))  # what the previous iteration assigned
             self._may_block(s.body, inner)
             self._may_block(s.orelse, inner)
             return inner
@@ -198,7 +228,7 @@ class FunctionAnalysis:
             return self._may_block(s.finalbody, after | anywhere)
         if isinstance(s, gast.Delete):
             return d
-        return d | set(modified_names(s))
+        return d | set(self.modified(s))
 
     def _mark(self, node, defined):
         """Marks loads in ``node`` (outside nested scopes) of locals that may be unassigned."""
@@ -210,6 +240,7 @@ class FunctionAnalysis:
             if isinstance(n, gast.Name):
                 if isinstance(n.ctx, gast.Load) and n.id in self.locals and n.id not in defined:
                     n.ag_maybe_undefined = True
+                    self.flagged_loads += 1
                 continue
             if isinstance(n, _NESTED):
                 continue

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gast
 
 from autograph.converter import templates
-from autograph.converter.activity import modified_names, modified_symbols
 from autograph.converter.dataflow import FunctionAnalysis
 
 
@@ -28,9 +27,9 @@ def _base(symbol: str) -> str:
 
 def select_state(node, relevant: set, fa: FunctionAnalysis) -> list[str]:
     """The symbols ``node`` modifies that are in ``relevant`` (composites always count)."""
-    plain = set(modified_names(node))
+    plain = set(fa.modified(node))
     out = []
-    for s in modified_symbols(node):
+    for s in fa.modified(node, composite=True):
         if is_composite(s):
             if _base(s) not in plain:
                 out.append(s)
@@ -53,6 +52,8 @@ def declarations(names, fa: FunctionAnalysis) -> list:
 
 
 def symbol_expr(symbol: str, store: bool = False):
+    if not is_composite(symbol):
+        return templates.name(symbol, store)
     expr = gast.parse(symbol).body[0].value
     for n in gast.walk(expr):
         for a in ("lineno", "col_offset", "end_lineno", "end_col_offset"):

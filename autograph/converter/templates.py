@@ -16,16 +16,15 @@ _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
 def clone(node):
-    """A deep copy of a gast tree (faster than copy.deepcopy)."""
+    """A deep copy of a gast tree (much faster than copy.deepcopy)."""
     if isinstance(node, list):
         return [clone(n) for n in node]
     if isinstance(node, gast.AST):
-        new = node.__class__()
-        for f in node._fields:
-            setattr(new, f, clone(getattr(node, f, None)))
-        for a in _LOCATION:
-            if hasattr(node, a):
-                setattr(new, a, getattr(node, a))
+        cls = node.__class__
+        new = cls.__new__(cls)
+        d = new.__dict__
+        for k, v in node.__dict__.items():
+            d[k] = clone(v) if isinstance(v, (list, gast.AST)) else v
         return new
     return node
 
@@ -57,45 +56,43 @@ def _as_expr(value, ctx):
     return value
 
 
-class _Replacer(gast.NodeTransformer):
-    def __init__(self, replacements: dict):
-        self.r = replacements
+def _names(names: list, r: dict) -> list:
+    out = []
+    for n in names:
+        v = r.get(n, n)
+        out.extend(v if isinstance(v, (list, tuple)) else [v])
+    return out
 
-    def visit_Name(self, node):
-        if node.id in self.r:
-            return _as_expr(self.r[node.id], node.ctx)
-        return node
 
-    def visit_Expr(self, node):
-        if isinstance(node.value, gast.Name) and node.value.id in self.r:
-            value = self.r[node.value.id]
-            if isinstance(value, list):  # a block of statements spliced in
-                return value
-            if isinstance(value, gast.stmt):
-                return value
-        self.generic_visit(node)
-        return node
-
-    def visit_FunctionDef(self, node):
-        if node.name in self.r:
-            node.name = self.r[node.name]
-        self.generic_visit(node)
-        return node
-
-    def visit_arg_names(self, names):
-        out = []
-        for n in names:
-            v = self.r.get(n, n)
-            out.extend(v if isinstance(v, (list, tuple)) else [v])
-        return out
-
-    def visit_Nonlocal(self, node):
-        node.names = self.visit_arg_names(node.names)
-        return node if node.names else None
-
-    def visit_Global(self, node):
-        node.names = self.visit_arg_names(node.names)
-        return node if node.names else None
+def _substitute(node, r: dict):
+    """``node`` with placeholders replaced; a list result is spliced into its block."""
+    if isinstance(node, gast.Name):
+        return _as_expr(r[node.id], node.ctx) if node.id in r else node
+    if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name) \
+            and node.value.id in r:
+        value = r[node.value.id]
+        if isinstance(value, (list, gast.stmt)):
+            return value  # a block (or a statement) spliced in
+    if isinstance(node, (gast.Nonlocal, gast.Global)):
+        node.names = _names(node.names, r)
+        return node if node.names else []
+    if isinstance(node, gast.FunctionDef) and node.name in r:
+        node.name = r[node.name]
+    d = node.__dict__
+    for k, v in d.items():
+        if isinstance(v, list):
+            new = []
+            for item in v:
+                if isinstance(item, gast.AST):
+                    item = _substitute(item, r)
+                    if isinstance(item, list):
+                        new.extend(item)
+                        continue
+                new.append(item)
+            d[k] = new
+        elif isinstance(v, gast.AST):
+            d[k] = _substitute(v, r)
+    return node
 
 
 def _parse(template: str) -> list:
@@ -112,13 +109,9 @@ def _parse(template: str) -> list:
 
 def replace(template: str, **replacements) -> list:
     """The template's statements with placeholders replaced."""
-    body = clone(_parse(template))
-    replacer = _Replacer(replacements)
     out = []
-    for stmt in body:
-        new = replacer.visit(stmt)
-        if new is None:
-            continue
+    for stmt in clone(_parse(template)):
+        new = _substitute(stmt, replacements)
         out.extend(new if isinstance(new, list) else [new])
     return out
 
@@ -129,29 +122,53 @@ def replace_as_expression(template: str, **replacements) -> gast.expr:
     return stmts[0].value
 
 
+_LOCATED = (gast.expr, gast.stmt, gast.keyword, gast.excepthandler)
+
+
 def located(nodes, origin):
-    """Gives every node without a location the location of its nearest located ancestor,
-    starting from ``origin`` (the user node the generated code replaces)."""
+    """Gives the generated nodes in ``nodes`` (those without a location) the location of their
+    nearest located ancestor, starting from ``origin`` (the user node they replace).
+
+    Nodes that have a location are the user's (or were located when generated): the walk
+    does not enter them, so locating costs only the generated nodes.
+    """
     loc = tuple(getattr(origin, a, None) for a in _LOCATION)
     if loc[0] is None:
         return nodes
-    stack = [(nodes, loc)]
+    stack = [nodes]
     while stack:
-        node, loc = stack.pop()
+        node = stack.pop()
         if isinstance(node, list):
-            stack.extend((n, loc) for n in node)
+            stack.extend(node)
             continue
         if not isinstance(node, gast.AST):
             continue
-        if isinstance(node, (gast.expr, gast.stmt, gast.keyword, gast.excepthandler)):
-            own = getattr(node, "lineno", None)
-            if own is None:
-                for a, v in zip(_LOCATION, loc):
-                    setattr(node, a, v)
-            else:
-                loc = tuple(getattr(node, a, None) for a in _LOCATION)
-        for f in node._fields:
-            child = getattr(node, f, None)
-            if isinstance(child, (list, gast.AST)):
-                stack.append((child, loc))
+        d = node.__dict__
+        if isinstance(node, _LOCATED):
+            if d.get("lineno") is not None:
+                continue
+            d["lineno"], d["col_offset"], d["end_lineno"], d["end_col_offset"] = loc
+        for v in d.values():
+            if isinstance(v, (list, gast.AST)):
+                stack.append(v)
     return nodes
+
+
+def fill_locations(tree) -> None:
+    """Gives every node still without a location its parent's (once, at the end)."""
+    def fill(node, loc):
+        d = node.__dict__
+        if isinstance(node, _LOCATED):
+            if d.get("lineno") is None:
+                d["lineno"], d["col_offset"], d["end_lineno"], d["end_col_offset"] = loc
+            else:
+                loc = (d["lineno"], d.get("col_offset", 0), d.get("end_lineno", d["lineno"]),
+                       d.get("end_col_offset", 0))
+        for v in d.values():
+            if isinstance(v, list):
+                for item in v:
+                    if isinstance(item, gast.AST):
+                        fill(item, loc)
+            elif isinstance(v, gast.AST):
+                fill(v, loc)
+    fill(tree, (tree.lineno, tree.col_offset, tree.end_lineno, tree.end_col_offset))
