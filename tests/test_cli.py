@@ -503,3 +503,32 @@ def test_library_names_and_no_second_conversion_of_converted_code(converted):
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "[0.4715, 0.4715]\nTrue\n"
+
+
+def test_source_level_conversion_matches_to_code():
+    """``autograph show``/``convert`` (from the file) and ``to_code`` (from the live function)
+    run the same converter: the same function must come out the same."""
+    import gast
+
+    import autograph as tf
+    from autograph.convert_module import definitions, module_names, parse_module
+    from autograph.converter.module_source import convert_definition
+
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import userpkg.core as core
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    path = str(USERPKG / "core.py")
+    tree = parse_module(pathlib.Path(path).read_text(), path)
+    names = module_names(tree)
+    compared = 0
+    for d in definitions(tree):
+        live = core
+        for part in d.qualname.split("."):
+            live = getattr(live, part)
+        expected = tf.autograph.to_code(live)
+        assert convert_definition(d.node, path, names, d.qualname).code() == expected, d.qualname
+        compared += 1
+    assert compared == 7
+    assert isinstance(tree, gast.Module)
