@@ -87,6 +87,8 @@ def _plan(paths: list[str], output: str | None) -> list[tuple[str, str, bool]]:
             plan.append((path, os.path.basename(path), True))
             continue
         base = os.path.basename(os.path.normpath(src_abs))
+        if out_abs is not None and os.path.join(out_abs, base) == src_abs:
+            raise UsageError(f"-o {output} would overwrite {path} itself: pick another directory")
         for root, dirs, files in os.walk(path):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
             for name in sorted(files):

@@ -266,6 +266,8 @@ def test_no_wrap_converts_bodies_only(tmp_path):
     (["convert", "README.md", "-o", "out"], "not a Python file: README.md"),
     (["convert", "examples/userpkg"], "convert needs -o OUT"),
     (["convert", "examples/userpkg", "-o", "examples/userpkg/out"], "is inside examples/userpkg"),
+    (["convert", "examples/userpkg", "-o", "examples"], "would overwrite examples/userpkg itself"),
+    (["convert", "examples/userpkg/core.py", "-o", "examples/userpkg"], "would overwrite"),
     (["show", "examples/userpkg/core.py"], "expected PATH:FUNC or MODULE:FUNC"),
     (["show", "examples/nope.py:f"], "no such file: examples/nope.py"),
     (["show", "examples/userpkg/core.py:nothing"], "defines no function 'nothing'"),
