@@ -222,6 +222,8 @@ def _statement_lines(tree) -> list[int]:
 def _converted_block(d: _Definition, converted, indent: str, wrap: bool):
     """(lines of the new definition without decorators, {block line: original line})."""
     tree = converted.tree
+    if isinstance(tree, (gast.FunctionDef, gast.AsyncFunctionDef)):
+        tree = gast.gast_to_ast(tree)  # the stdlib unparser: plain, stable source for a module
     tree.name = d.node.name
     text = ast.unparse(tree) + "\n"
     reparsed = ast.parse(text)
