@@ -162,11 +162,25 @@ _NO_ENTER = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.Gener
 _DEFS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 
 
-def _assigned(node, composite: bool) -> list[str]:
+_SIMPLE_NO_TARGETS = (gast.Expr, gast.Return, gast.Assert, gast.Raise, gast.Pass,
+                      gast.Global, gast.Nonlocal, gast.Break, gast.Continue)
+
+
+def _assigned(node, composite: bool, walrus: bool = True) -> list[str]:
     """Symbols assigned in ``node``, in source order, not entering nested scopes.
 
     A hand-written walk (this runs for every statement the converter looks at).
+    ``walrus=False`` promises there is no ``:=`` in the code: expressions are skipped.
     """
+    if not walrus and isinstance(node, _SIMPLE_NO_TARGETS):
+        return []
+    if not walrus and isinstance(node, gast.Assign):
+        out: list[str] = []
+        for t in node.targets:
+            for s in (_target_symbols if composite else target_names)(t, []):
+                if s not in out:
+                    out.append(s)
+        return out
     out: list[str] = []
     collect = _target_symbols if composite else target_names
 
@@ -218,14 +232,14 @@ def _assigned(node, composite: bool) -> list[str]:
     return out
 
 
-def modified_names(node) -> list[str]:
+def modified_names(node, walrus: bool = True) -> list[str]:
     """Plain names bound in ``node`` (a statement or list), outside nested scopes."""
-    return _assigned(node, composite=False)
+    return _assigned(node, False, walrus)
 
 
-def modified_symbols(node) -> list[str]:
+def modified_symbols(node, walrus: bool = True) -> list[str]:
     """Names and composite symbols (``a.b``, ``a[0]``) assigned in ``node``."""
-    return _assigned(node, composite=True)
+    return _assigned(node, True, walrus)
 
 
 def scope_declarations(fn) -> tuple[set[str], set[str]]:
@@ -254,6 +268,11 @@ def nested_scope_reads(fn) -> set[str]:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
             out |= reads(node)
             continue
-        for child in gast.iter_child_nodes(node):
-            stack.append(child)
+        if isinstance(node, (gast.Name, gast.Constant)):
+            continue
+        for v in node.__dict__.values():
+            if isinstance(v, list):
+                stack.extend(c for c in v if isinstance(c, gast.AST))
+            elif isinstance(v, gast.AST):
+                stack.append(v)
     return out

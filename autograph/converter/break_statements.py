@@ -44,6 +44,6 @@ class BreakTransformer(Transformer):
 
 
 def transform(tree, ctx):
-    for fn in user_functions(tree):
+    for fn in user_functions(tree, ctx):
         fn.body = BreakTransformer(ctx).visit_block(fn.body)
     return tree

@@ -30,7 +30,8 @@ class ContinueTransformer(Transformer):
 
 
 def transform(tree, ctx):
-    for fn in user_functions(tree):
+    for fn in user_functions(tree, ctx):
         fn.body = ContinueTransformer(ctx).visit_block(fn.body)
-        jumps.remove_unread_flag(fn, "continue_")
+    for flag in [f for f in ctx.flags if f.startswith("continue_")]:
+        jumps.remove_unread_flag(tree, flag)
     return tree

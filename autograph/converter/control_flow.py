@@ -131,6 +131,8 @@ class ControlFlowTransformer(Transformer):
 
     def _loop_state(self, node) -> list[str]:
         names = st.select_state(node, node.ag_live_head, self.fa)
+        if not self.ctx.namer.has_delete:
+            return names
         for stmt in gast.walk(gast.Module(body=node.body, type_ignores=[])):
             if isinstance(stmt, gast.Delete):
                 for t in stmt.targets:
@@ -189,8 +191,8 @@ class ControlFlowTransformer(Transformer):
 
 
 def transform(tree, ctx):
-    for fn in user_functions(tree):
-        fa = FunctionAnalysis(fn)
+    for fn in user_functions(tree, ctx):
+        fa = FunctionAnalysis(fn, walrus=ctx.namer.has_walrus)
         if fa.flagged_loads:
             fn.body = [_LoadChecks().visit(s) for s in fn.body]
         fn.body = ControlFlowTransformer(ctx, fa).visit_block(fn.body)

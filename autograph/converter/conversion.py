@@ -13,7 +13,6 @@ The order matters and is fixed:
 """
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 
 import gast
@@ -24,6 +23,7 @@ from autograph.converter import (asserts, break_statements, call_trees,
 from autograph.converter.naming import Namer
 from autograph.converter.parser import Source, parse_function
 from autograph.converter.transformer import Context
+from autograph.converter.unparse import unparse
 
 PASSES = (break_statements, continue_statements, return_statements, asserts, call_trees,
           control_flow, conditional_expressions, logical_expressions)
@@ -31,9 +31,9 @@ PASSES = (break_statements, continue_statements, return_statements, asserts, cal
 
 @dataclass(frozen=True)
 class ConvertedSource:
-    """A converted function as a stdlib ``ast.FunctionDef`` (user line numbers) and source."""
+    """A converted function as a gast ``FunctionDef`` (user line numbers) and its source."""
 
-    tree: ast.FunctionDef
+    tree: gast.FunctionDef
     source: Source
 
     @property
@@ -41,17 +41,17 @@ class ConvertedSource:
         return self.tree.name
 
     def code(self) -> str:
-        return ast.unparse(self.tree) + "\n"
+        return unparse(self.tree) + "\n"
 
 
 def convert_function(fn) -> ConvertedSource:
     """Converts the Python function (or lambda) ``fn`` into a new function's tree."""
     source = parse_function(fn)
     node = source.node
-    ctx = Context(source, Namer(node), getattr(fn, "__globals__", {}))
+    ctx = Context(source, None, getattr(fn, "__globals__", {}))
     node = functions.transform(node, ctx)
+    ctx.namer = Namer(node)
     for converter in PASSES:
         node = converter.transform(node, ctx)
     templates.fill_locations(node)
-    tree = gast.gast_to_ast(node)
-    return ConvertedSource(tree, source)
+    return ConvertedSource(node, source)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.activity import (modified_names, modified_symbols,
+from autograph.converter.activity import (_target_symbols, modified_names, modified_symbols,
                                           nested_scope_reads, reads, scope_declarations,
                                           target_names)
 
@@ -41,7 +41,8 @@ def _with_targets(node) -> list[str]:
 class FunctionAnalysis:
     """Annotates the statements of one function (not of functions nested in it)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, walrus: bool = True):
+        self._walrus = walrus  # False: the code has no `:=`, expressions assign nothing
         self._modified: dict = {}
         self.flagged_loads = 0
         self.globals, self.nonlocals = scope_declarations(fn)
@@ -60,10 +61,21 @@ class FunctionAnalysis:
         if found is not None:
             return found
         if isinstance(node, _COMPOUND):
-            own = [getattr(node, f, None) for f in ("test", "target", "iter", "items")]
-            found = list((modified_symbols if composite else modified_names)(
-                [o for o in own if o is not None and not isinstance(o, list)]
-                + [i for o in own if isinstance(o, list) for i in o]))
+            targets = [node.target] if isinstance(node, gast.For) else []
+            targets += [i.optional_vars for i in getattr(node, "items", ())
+                        if i.optional_vars is not None]
+            found = []
+            for t in targets:
+                for sym in (_target_symbols(t, []) if composite else target_names(t, [])):
+                    if sym not in found:
+                        found.append(sym)
+            if self._walrus:
+                exprs = [getattr(node, f, None) for f in ("test", "iter")]
+                exprs += [i.context_expr for i in getattr(node, "items", ())]
+                for sym in (modified_symbols if composite else modified_names)(
+                        [e for e in exprs if e is not None]):
+                    if sym not in found:
+                        found.append(sym)
             children = list(node.body) + list(getattr(node, "orelse", []))
             children += list(getattr(node, "finalbody", []))
             for h in getattr(node, "handlers", []):
@@ -75,7 +87,7 @@ class FunctionAnalysis:
                     if sym not in found:
                         found.append(sym)
         else:
-            found = (modified_symbols if composite else modified_names)(node)
+            found = (modified_symbols if composite else modified_names)(node, self._walrus)
         self._modified[key] = found
         return found
 

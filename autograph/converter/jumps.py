@@ -145,14 +145,17 @@ def add_loop_condition(loop, flag: str) -> None:
 
 def remove_unread_flag(fn, flag: str) -> None:
     """Deletes the assignments to ``flag`` when nothing reads it."""
+    blocks = []
     for node in gast.walk(fn):
         if isinstance(node, gast.Name) and node.id == flag and isinstance(node.ctx, gast.Load):
             return
-    for node in gast.walk(fn):
-        if isinstance(node, gast.For) and getattr(node, "ag_extra_test", None) is not None:
-            if any(isinstance(n, gast.Name) and n.id == flag for n in gast.walk(node.ag_extra_test)):
-                return
-    for node in gast.walk(fn):
+        extra = getattr(node, "ag_extra_test", None)
+        if extra is not None and any(isinstance(n, gast.Name) and n.id == flag
+                                     for n in gast.walk(extra)):
+            return
+        if isinstance(node, gast.stmt) or node is fn:
+            blocks.append(node)
+    for node in blocks:
         for f in ("body", "orelse", "finalbody"):
             block = getattr(node, f, None)
             if isinstance(block, list) and block and isinstance(block[0], gast.AST):

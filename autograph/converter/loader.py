@@ -13,9 +13,12 @@ from __future__ import annotations
 import ast
 import itertools
 import linecache
+import textwrap
 import threading
 import types
 from dataclasses import dataclass
+
+import gast
 
 from autograph.converter.conversion import ConvertedSource
 from graph.ir import Origin
@@ -34,39 +37,34 @@ class LoadedCode:
     text: str
 
 
-def _statements(tree) -> list:
-    return [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+def _statements(tree, module) -> list:
+    return [n for n in module.walk(tree) if isinstance(n, module.stmt)]
 
 
 def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...]) -> LoadedCode:
-    fn_tree = converted.tree
-    params = ["ag__"] + [v for v in freevars if v != "ag__"]
-    factory = ast.FunctionDef(
-        name="create_converted_entity",
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
-                           kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=[fn_tree, ast.Return(value=ast.Name(id=fn_tree.name, ctx=ast.Load()))],
-        decorator_list=[], returns=None, type_params=[])
-    module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
-    text = ast.unparse(module) + "\n"
+    params = ", ".join(["ag__"] + [v for v in freevars if v != "ag__"])
+    body = textwrap.indent(converted.code(), "    ")
+    text = (f"def create_converted_entity({params}):\n{body}"
+            f"    return {converted.name}\n")
     with _lock:
         filename = f"<autograph generated {converted.source.function_name} #{next(_counter)}>"
     parsed = ast.parse(text, filename)
-    register_source_map(filename, _source_map(converted, module, parsed))
+    register_source_map(filename, _source_map(converted, parsed.body[0].body[0]))
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     code = compile(parsed, filename, "exec")
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts
-                 if isinstance(c, types.CodeType) and c.co_name == fn_tree.name)
+                 if isinstance(c, types.CodeType) and c.co_name == converted.name)
     return LoadedCode(inner, filename, text)
 
 
-def _source_map(converted: ConvertedSource, original, parsed) -> dict[int, Origin]:
+def _source_map(converted: ConvertedSource, parsed_fn) -> dict[int, Origin]:
     """Generated line → user origin, pairing the statements of the two trees in order."""
     src = converted.source
     mapping: dict[int, Origin] = {}
-    for before, after in zip(_statements(original), _statements(parsed)):
-        if type(before) is not type(after):
+    pairs = zip(_statements(converted.tree, gast), _statements(parsed_fn, ast))
+    for before, after in pairs:
+        if type(before).__name__ != type(after).__name__:
             break
         line = getattr(before, "lineno", None)
         if line is None or after.lineno in mapping:

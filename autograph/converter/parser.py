@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import gast
 
+from autograph.converter.gast_convert import parse as _parse
 from autograph.errors import ConversionError
 
 
@@ -59,7 +60,7 @@ def parse_function(fn) -> Source:
         return _parse_lambda(fn, "".join(lines), start)
     text = textwrap.dedent("".join(lines))
     try:
-        module = gast.parse(text)
+        module = _parse(text)
     except SyntaxError as e:
         raise ConversionError(f"Cannot parse the source of {_describe(fn)}: {e}") from None
     for node in module.body:
@@ -80,7 +81,7 @@ def _parse_lambda(fn, text: str, start: int) -> Source:
     if text[:1].isspace():
         text, first_line = "if 1:\n" + text, start - 1
     try:
-        module = gast.parse(text)
+        module = _parse(text)
     except SyntaxError:
         module = None
     if module is None:

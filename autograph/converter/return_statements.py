@@ -47,6 +47,6 @@ def _convert(fn, ctx):
 
 
 def transform(tree, ctx):
-    for fn in user_functions(tree):
+    for fn in user_functions(tree, ctx):
         _convert(fn, ctx)
     return tree

@@ -155,20 +155,19 @@ def located(nodes, origin):
 
 
 def fill_locations(tree) -> None:
-    """Gives every node still without a location its parent's (once, at the end)."""
-    def fill(node, loc):
+    """Gives every statement still without a location its parent's (once, at the end).
+
+    Statements need one (the source map pairs them); expressions never matter.
+    """
+    stack = [(tree, (tree.lineno, tree.col_offset, tree.end_lineno, tree.end_col_offset))]
+    while stack:
+        node, loc = stack.pop()
         d = node.__dict__
-        if isinstance(node, _LOCATED):
-            if d.get("lineno") is None:
-                d["lineno"], d["col_offset"], d["end_lineno"], d["end_col_offset"] = loc
-            else:
-                loc = (d["lineno"], d.get("col_offset", 0), d.get("end_lineno", d["lineno"]),
-                       d.get("end_col_offset", 0))
-        for v in d.values():
-            if isinstance(v, list):
-                for item in v:
-                    if isinstance(item, gast.AST):
-                        fill(item, loc)
-            elif isinstance(v, gast.AST):
-                fill(v, loc)
-    fill(tree, (tree.lineno, tree.col_offset, tree.end_lineno, tree.end_col_offset))
+        if d.get("lineno") is None:
+            d["lineno"], d["col_offset"], d["end_lineno"], d["end_col_offset"] = loc
+        else:
+            loc = (d["lineno"], d.get("col_offset", 0), d.get("end_lineno", d["lineno"]),
+                   d.get("end_col_offset", 0))
+        for f in ("body", "orelse", "finalbody", "handlers"):
+            for child in d.get(f) or ():
+                stack.append((child, loc))

@@ -38,11 +38,61 @@ class Context:
                                f"{message}{shown}")
 
 
+_LEAVES = (gast.Name, gast.Constant, gast.expr_context, gast.operator, gast.unaryop,
+           gast.cmpop, gast.boolop)
+
+
 class Transformer(gast.NodeTransformer):
-    """A NodeTransformer that also visits the extra loop test attached to ``for`` nodes."""
+    """A NodeTransformer that also visits the extra loop test attached to ``for`` nodes.
+
+    ``visit``/``generic_visit`` are hand-written (per-class method cache, ``__dict__`` walk,
+    no descent into leaves): the stdlib versions dominate conversion time otherwise.
+    """
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
+        self._methods: dict = {}
+
+    def visit(self, node):
+        cls = node.__class__
+        method = self._methods.get(cls)
+        if method is None:
+            method = getattr(self, "visit_" + cls.__name__, None) or self.generic_visit
+            self._methods[cls] = method
+        return method(node)
+
+    def generic_visit(self, node):
+        d = node.__dict__
+        for k, v in d.items():
+            if isinstance(v, list):
+                if not v or not isinstance(v[0], gast.AST):
+                    continue
+                new = []
+                for item in v:
+                    if isinstance(item, _LEAVES) and item.__class__ not in self._visits_leaves():
+                        new.append(item)
+                        continue
+                    item = self.visit(item)
+                    if item is None:
+                        continue
+                    if isinstance(item, list):
+                        new.extend(item)
+                    else:
+                        new.append(item)
+                d[k] = new
+            elif isinstance(v, gast.AST):
+                if isinstance(v, _LEAVES) and v.__class__ not in self._visits_leaves():
+                    continue
+                d[k] = self.visit(v)
+        return node
+
+    def _visits_leaves(self):
+        leaves = self.__dict__.get("_leaf_visitors")
+        if leaves is None:
+            leaves = {c for c in (gast.Name, gast.Constant)
+                      if getattr(type(self), "visit_" + c.__name__, None) is not None}
+            self._leaf_visitors = leaves
+        return leaves
 
     def visit_For(self, node):
         extra = getattr(node, "ag_extra_test", None)
@@ -61,7 +111,9 @@ class Transformer(gast.NodeTransformer):
         return out
 
 
-def user_functions(tree) -> list:
-    """Every function definition in the tree, outermost first (generated ones excluded)."""
+def user_functions(tree, ctx: Context | None = None) -> list:
+    """Every function definition of the user's in the tree, outermost first."""
+    if ctx is not None and ctx.namer is not None:
+        return ctx.namer.functions
     return [n for n in gast.walk(tree)
             if isinstance(n, gast.FunctionDef) and not getattr(n, "ag_generated", False)]

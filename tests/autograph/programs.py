@@ -445,6 +445,21 @@ def for_over_list_return_on_tensor(n):
     return 0
 
 
+@program(0, 1, 4, staged=False)  # staged: 'i' is undefined when the loop runs zero times
+def for_target_used_after(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total * 10 + i
+
+
+@program(1, 3)
+def for_tuple_target_used_after(n):
+    for a, b in [(1, 2), (3, 4)]:
+        n = n + a
+    return n * 100 + a * 10 + b
+
+
 @program(0, 3)
 def for_zero_iterations_keep_value(n):
     y = 5
