@@ -27,18 +27,6 @@ PLAIN_BUILTINS = frozenset(
     + [n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)])
 
 
-def _bound_names(tree) -> set[str]:
-    out = set()
-    for node in gast.walk(tree):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param, gast.Del)):
-            out.add(node.id)
-        elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
-            out.add(node.name)
-        elif isinstance(node, gast.alias):
-            out.add(node.asname or node.name.split(".")[0])
-    return out
-
-
 class CallTreeTransformer(Transformer):
     def __init__(self, ctx, shadowed: set[str]):
         super().__init__(ctx)
@@ -68,6 +56,10 @@ class CallTreeTransformer(Transformer):
         return templates.located(new, node)
 
 
+def shadowed_builtins(ctx) -> set[str]:
+    """Builtin names the function (or its module) rebinds: calls to them are converted."""
+    return {n for n in PLAIN_BUILTINS if n in ctx.namer.bound or n in ctx.globals}
+
+
 def transform(tree, ctx):
-    shadowed = _bound_names(tree) | {n for n in PLAIN_BUILTINS if n in ctx.globals}
-    return CallTreeTransformer(ctx, shadowed).visit(tree)
+    return CallTreeTransformer(ctx, shadowed_builtins(ctx)).visit(tree)

@@ -4,10 +4,10 @@ from __future__ import annotations
 import gast
 
 from autograph.converter import jumps, templates
-from autograph.converter.transformer import Transformer, user_functions
+from autograph.converter.transformer import StatementTransformer, user_functions
 
 
-class ContinueTransformer(Transformer):
+class ContinueTransformer(StatementTransformer):
     def visit_FunctionDef(self, node):
         return node
 

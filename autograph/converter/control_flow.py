@@ -14,7 +14,7 @@ import gast
 from autograph.converter import state as st
 from autograph.converter import templates
 from autograph.converter.dataflow import FunctionAnalysis
-from autograph.converter.transformer import Transformer, user_functions
+from autograph.converter.transformer import StatementTransformer, user_functions
 
 
 class _LoadChecks(gast.NodeTransformer):
@@ -55,7 +55,7 @@ def _reads_name(stmts: list, name: str) -> bool:
     return False
 
 
-class ControlFlowTransformer(Transformer):
+class ControlFlowTransformer(StatementTransformer):
     def __init__(self, ctx, fa: FunctionAnalysis):
         super().__init__(ctx)
         self.fa = fa
@@ -80,15 +80,6 @@ class ControlFlowTransformer(Transformer):
 
     visit_ClassDef = visit_Lambda = visit_FunctionDef
 
-    def generic_visit(self, node):
-        """Only statements hold control flow: visit nested blocks, never expressions."""
-        for f in ("body", "orelse", "finalbody"):
-            block = getattr(node, f, None)
-            if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
-                setattr(node, f, self.visit_block(block))
-        for h in getattr(node, "handlers", None) or []:
-            h.body = self.visit_block(h.body)
-        return node
 
     # -- if ---------------------------------------------------------------------------------
 

@@ -29,6 +29,23 @@ PASSES = (break_statements, continue_statements, return_statements, asserts, cal
           control_flow, conditional_expressions, logical_expressions)
 
 
+class _AssertsAndCalls(call_trees.CallTreeTransformer, asserts.AssertTransformer):
+    """Passes 5 and 6 in one walk (they rewrite disjoint nodes; asserts see converted calls)."""
+
+
+class _Expressions(conditional_expressions.ConditionalExpressionTransformer,
+                   logical_expressions.LogicalExpressionTransformer):
+    """Passes 8 and 9 in one walk (they rewrite disjoint nodes)."""
+
+
+def _run_passes(node, ctx):
+    for converter in (break_statements, continue_statements, return_statements):
+        node = converter.transform(node, ctx)
+    node = _AssertsAndCalls(ctx, call_trees.shadowed_builtins(ctx)).visit(node)
+    node = control_flow.transform(node, ctx)
+    return _Expressions(ctx).visit(node)
+
+
 @dataclass(frozen=True)
 class ConvertedSource:
     """A converted function as a gast ``FunctionDef`` (user line numbers) and its source."""
@@ -51,7 +68,6 @@ def convert_function(fn) -> ConvertedSource:
     ctx = Context(source, None, getattr(fn, "__globals__", {}))
     node = functions.transform(node, ctx)
     ctx.namer = Namer(node)
-    for converter in PASSES:
-        node = converter.transform(node, ctx)
+    node = _run_passes(node, ctx)
     templates.fill_locations(node)
     return ConvertedSource(node, source)

@@ -9,18 +9,23 @@ class Namer:
 
     def __init__(self, tree):
         self.used: set[str] = set()
+        self.bound: set[str] = set()  # names the code assigns (can shadow builtins)
         self.functions: list = []  # the user's function definitions, outermost first
         self.has_delete = False
         self.has_walrus = False
         for node in gast.walk(tree):
             if isinstance(node, gast.Name):
                 self.used.add(node.id)
+                if not isinstance(node.ctx, gast.Load):
+                    self.bound.add(node.id)
             elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
                 self.used.add(node.name)
+                self.bound.add(node.name)
                 if isinstance(node, gast.FunctionDef):
                     self.functions.append(node)
             elif isinstance(node, gast.alias):
                 self.used.add(node.asname or node.name.split(".")[0])
+                self.bound.add(node.asname or node.name.split(".")[0])
             elif isinstance(node, gast.Delete):
                 self.has_delete = True
             elif isinstance(node, gast.NamedExpr):

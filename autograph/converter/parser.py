@@ -6,13 +6,16 @@ be mapped back to the user's file:line.
 """
 from __future__ import annotations
 
+import ast
 import inspect
 import linecache
 import textwrap
+import threading
 from dataclasses import dataclass
 
 import gast
 
+from autograph.converter.gast_convert import ast_to_gast
 from autograph.converter.gast_convert import parse as _parse
 from autograph.errors import ConversionError
 
@@ -52,8 +55,66 @@ def _source_lines(fn):
     return lines, max(start, 1)
 
 
+_modules: dict[str, tuple[list, dict]] = {}
+_modules_lock = threading.Lock()
+
+
+def _definitions(filename: str) -> dict | None:
+    """first line -> function/lambda nodes defined there, from the module's cached tree."""
+    linecache.checkcache(filename)
+    lines = linecache.getlines(filename)
+    if not lines:
+        return None
+    cached = _modules.get(filename)
+    if cached is not None and cached[0] is lines:
+        return cached[1]
+    try:
+        tree = ast.parse("".join(lines))
+    except (SyntaxError, ValueError):
+        return None
+    index: dict[int, list] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            firsts = {node.lineno} | ({node.decorator_list[0].lineno} if node.decorator_list
+                                      else set())
+            for line in firsts:
+                index.setdefault(line, []).append(node)
+        elif isinstance(node, ast.Lambda):
+            index.setdefault(node.lineno, []).append(node)
+    with _modules_lock:
+        _modules[filename] = (lines, index)
+    return index
+
+
+def _from_module(fn) -> Source | None:
+    """The function's node from its module's (cached) tree, when it can be found there."""
+    code = fn.__code__
+    index = _definitions(code.co_filename)
+    if not index:
+        return None
+    candidates = index.get(code.co_firstlineno, [])
+    if fn.__name__ == "<lambda>":
+        params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+        found = [n for n in candidates if isinstance(n, ast.Lambda)
+                 and [a.arg for a in n.args.args + n.args.kwonlyargs] == params]
+        if len(found) > 1:
+            found = _by_position(found, code, 1)
+    else:
+        found = [n for n in candidates if not isinstance(n, ast.Lambda)
+                 and n.name == code.co_name]
+    if len(found) != 1:
+        return None
+    if isinstance(found[0], ast.AsyncFunctionDef):
+        raise ConversionError(f"Cannot convert {_describe(fn)}: async functions are not "
+                              "supported; call it outside tf.function.")
+    return Source(ast_to_gast(found[0]), code.co_filename, 0, fn.__name__)
+
+
 def parse_function(fn) -> Source:
     """Parses the source of ``fn`` (a plain function or a lambda)."""
+    found = _from_module(fn)
+    if found is not None:
+        return found
     lines, start = _source_lines(fn)
     code = fn.__code__
     if fn.__name__ == "<lambda>":

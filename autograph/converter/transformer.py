@@ -117,3 +117,16 @@ def user_functions(tree, ctx: Context | None = None) -> list:
         return ctx.namer.functions
     return [n for n in gast.walk(tree)
             if isinstance(n, gast.FunctionDef) and not getattr(n, "ag_generated", False)]
+
+
+class StatementTransformer(Transformer):
+    """A transformer of statements only: it never descends into expressions."""
+
+    def generic_visit(self, node):
+        for f in ("body", "orelse", "finalbody"):
+            block = getattr(node, f, None)
+            if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                setattr(node, f, self.visit_block(block))
+        for h in getattr(node, "handlers", None) or []:
+            h.body = self.visit_block(h.body)
+        return node
