@@ -17,6 +17,7 @@ class ContinueTransformer(StatementTransformer):
             return node
         flag = self.ctx.namer.new("continue_")
         self.ctx.flags.add(flag)
+        self.ctx.continue_loops.append((node, flag))
         lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Continue),
                                        lambda s: templates.replace("flag = True", flag=flag),
                                        flag, into_loops=False)
@@ -32,6 +33,6 @@ class ContinueTransformer(StatementTransformer):
 def transform(tree, ctx):
     for fn in user_functions(tree, ctx):
         fn.body = ContinueTransformer(ctx).visit_block(fn.body)
-    for flag in [f for f in ctx.flags if f.startswith("continue_")]:
-        jumps.remove_unread_flag(tree, flag)
+    for loop, flag in ctx.continue_loops:
+        jumps.remove_unread_flag(loop, flag)
     return tree

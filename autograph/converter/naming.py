@@ -13,7 +13,14 @@ class Namer:
         self.functions: list = []  # the user's function definitions, outermost first
         self.has_delete = False
         self.has_walrus = False
-        for node in gast.walk(tree):
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            for v in node.__dict__.values():
+                if isinstance(v, list):
+                    stack.extend(c for c in v if isinstance(c, gast.AST))
+                elif isinstance(v, gast.AST):
+                    stack.append(v)
             if isinstance(node, gast.Name):
                 self.used.add(node.id)
                 if not isinstance(node.ctx, gast.Load):
@@ -31,6 +38,9 @@ class Namer:
             elif isinstance(node, gast.NamedExpr):
                 self.has_walrus = True
 
+        # Outermost first: a nested def is indented further than the def containing it.
+        self.functions.sort(key=lambda f: (f.col_offset, f.lineno))
+
     def new(self, base: str) -> str:
         name, i = base, 0
         while name in self.used:
@@ -38,3 +48,4 @@ class Namer:
             name = f"{base}_{i}"
         self.used.add(name)
         return name
+

@@ -22,6 +22,7 @@ class Context:
     namer: Namer
     globals: dict = field(default_factory=dict)
     flags: set = field(default_factory=set)  # generated jump flags (do_return, break_...)
+    continue_loops: list = field(default_factory=list)  # (loop, its continue_ flag)
 
     def origin_text(self, node) -> str:
         line = getattr(node, "lineno", None)
