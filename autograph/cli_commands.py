@@ -17,7 +17,7 @@ import sys
 
 from autograph.cli_targets import Target, UsageError, parse_spec, parse_target
 from autograph.convert_module import (ModuleResult, convert_module_source, definitions,
-                                      find_definition, parse_module)
+                                      find_definition, module_names, parse_module)
 from autograph.errors import ConversionError
 
 
@@ -53,16 +53,11 @@ def show(args) -> int:
         raise UsageError(f"{target.path} defines no function {target.qualname!r} "
                          f"(functions there: {known})")
     try:
-        converted = convert_definition(node, target.path, _module_names(tree), target.qualname)
+        converted = convert_definition(node, target.path, module_names(tree), target.qualname)
     except ConversionError as e:
         return _fail("show", str(e))
     sys.stdout.write(converted.code())
     return 0
-
-
-def _module_names(tree):
-    from autograph.convert_module import module_names
-    return module_names(tree)
 
 
 # -- convert ---------------------------------------------------------------------------------------
