@@ -64,8 +64,12 @@ class ConvertedSource:
 def convert_function(fn) -> ConvertedSource:
     """Converts the Python function (or lambda) ``fn`` into a new function's tree."""
     source = parse_function(fn)
-    node = source.node
-    ctx = Context(source, None, getattr(fn, "__globals__", {}))
+    return convert_tree(source.node, source, getattr(fn, "__globals__", {}))
+
+
+def convert_tree(node, source: Source, globals_: dict) -> ConvertedSource:
+    """Converts a parsed ``def`` (or lambda) node; ``globals_`` are the module's names."""
+    ctx = Context(source, None, globals_)
     node = functions.transform(node, ctx)
     ctx.namer = Namer(node)
     node = _run_passes(node, ctx)

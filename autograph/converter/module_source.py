@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter import conversion, functions, templates
+from autograph.converter import conversion, templates
 from autograph.converter.conversion import ConvertedSource
-from autograph.converter.naming import Namer
 from autograph.converter.parser import Source
-from autograph.converter.transformer import Context
 from autograph.errors import ConversionError
 
 
@@ -34,9 +32,4 @@ def convert_definition(node: gast.FunctionDef, filename: str, module_names=(),
                               "functions are not supported; call it outside tf.function.")
     node = templates.clone(node)
     source = Source(node, filename, 0, node.name)
-    ctx = Context(source, Namer(node), dict.fromkeys(module_names))
-    node = functions.transform(node, ctx)
-    for converter in conversion.PASSES:
-        node = converter.transform(node, ctx)
-    templates.fill_locations(node)
-    return ConvertedSource(gast.gast_to_ast(node), source)
+    return conversion.convert_tree(node, source, dict.fromkeys(module_names))
