@@ -60,6 +60,28 @@ class ControlFlowTransformer(StatementTransformer):
         super().__init__(ctx)
         self.fa = fa
         self.enclosing: list[set] = [set()]  # state names of the generated functions we are in
+        self.in_try = 0  # inside the body of a `try` that has `except` handlers
+
+    def visit_Try(self, node):
+        if node.handlers:
+            self.in_try += 1
+        try:
+            node.body = self.visit_block(node.body)
+        finally:
+            if node.handlers:
+                self.in_try -= 1
+        node.orelse = self.visit_block(node.orelse)
+        node.finalbody = self.visit_block(node.finalbody)
+        for h in node.handlers:
+            h.body = self.visit_block(h.body)
+        return node
+
+    def _mark_try(self, call: list) -> list:
+        """Tells the operator it runs inside try/except (it cannot stage there)."""
+        if self.in_try:
+            call[0].value.keywords.append(
+                gast.keyword(arg="inside_try", value=gast.Constant(value=True, kind=None)))
+        return call
 
     def _visit_inside(self, block: list, names) -> list:
         """Converts the statements of a generated function whose nonlocals are ``names``."""
@@ -116,7 +138,7 @@ class ControlFlowTransformer(StatementTransformer):
         else:
             call = templates.replace("ag__.if_stmt(test, body, orelse)", **call_args)
         inits = self._inits(names, node)
-        return templates.located(inits + stmts + call, node)
+        return templates.located(inits + stmts + self._mark_try(call), node)
 
     # -- loops --------------------------------------------------------------------------------
 
@@ -145,7 +167,7 @@ class ControlFlowTransformer(StatementTransformer):
         else:
             call = templates.replace(template + ")", **kwargs)
         inits = self._inits(names, node)
-        return templates.located(inits + stmts + call, node)
+        return templates.located(inits + stmts + self._mark_try(call), node)
 
     def visit_While(self, node):
         names = self._loop_state(node)

@@ -39,8 +39,18 @@ def _flat_names(names, values) -> list[str]:
 
 # -- if ----------------------------------------------------------------------------------
 
+def _refuse_inside_try(kind: str) -> None:
+    raise StagingError(
+        f"The `{kind}` at {current_origin()} depends on a tensor, so it is staged (both branches "
+        "or the loop body are traced once), but it is inside a `try` with `except`: the "
+        "handler would catch errors of tracing, not of running the graph, and the program "
+        "would silently differ from the Python one. Move the try/except out of the function "
+        "(around the call of the tf.function), or validate inputs with tf.debugging.assert_* "
+        "ops.")
+
+
 def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_names=(),
-            nouts=None):
+            nouts=None, *, inside_try=False):
     """``if cond: body() else: orelse()``; a tensor ``cond`` stages a cond over the state.
 
     ``symbol_names`` names what ``get_state`` returns; the first ``nouts`` of
@@ -54,6 +64,8 @@ def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_name
         elif orelse is not None:
             orelse()
         return
+    if inside_try:
+        _refuse_inside_try("if")
     _staged_if(_symbolic(cond), body, orelse, get_state, set_state, tuple(symbol_names),
                len(symbol_names) if nouts is None else nouts)
 
@@ -237,7 +249,8 @@ class _LoopState:
                                             "times"))
 
 
-def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts=None):
+def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts=None, *,
+               inside_try=False):
     """``while test(): body()``; a tensor test stages a while_loop over the state.
 
     A loop that starts in Python and whose test becomes a tensor (a variable
@@ -247,6 +260,8 @@ def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts
     while True:
         if type(cond) is SymbolicTensor or (type(cond) not in (bool, int)
                                             and _symbolic(cond) is not None):
+            if inside_try:
+                _refuse_inside_try("while")
             _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
             return
         if not cond:
@@ -289,13 +304,16 @@ def _invariants(opts, state):
 
 
 def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_names=(),
-             opts=None):
+             opts=None, *, inside_try=False):
     """``for x in iter_: body(x)``, stopping early when ``extra_test()`` is false.
 
     Python iterables and eager tensors loop in Python; a symbolic tensor (its
     first axis), ``range`` over tensors and ``tf.range`` stage a while_loop;
     objects with ``_autograph_for_stmt`` (datasets) stage themselves.
     """
+    if inside_try and (isinstance(iter_, SymbolicTensor) or hasattr(iter_, "_autograph_for_stmt")
+                       or type(iter_).__name__ in ("TensorRange", "IndexedSource")):
+        _refuse_inside_try("for")
     hook = getattr(iter_, "_autograph_for_stmt", None)
     if hook is not None:
         return hook(extra_test, body, get_state, set_state, symbol_names, opts or {})

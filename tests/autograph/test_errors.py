@@ -196,3 +196,31 @@ def test_graph_nodes_point_at_user_lines():
     branch = cond_nodes[0].attrs["then_branch"]
     sub = [n for n in branch.nodes if n.op == "Sub"]
     assert sub[0].origin.line == line_of(f, "the-sub")
+
+
+def staged_if_in_try(x):
+    try:
+        if x > 0:  # the-if
+            x = x + 1
+    except ValueError:
+        x = 0
+    return x
+
+
+def python_if_in_try(x, flag):
+    try:
+        if flag:
+            x = x + 1
+    except ValueError:
+        x = 0
+    return x
+
+
+def test_staged_control_flow_inside_try_except():
+    with pytest.raises(StagingError) as info:
+        staged(convert(staged_if_in_try), np.int32(1))
+    msg = str(info.value)
+    assert re.search(where(staged_if_in_try, "the-if"), msg)
+    assert "try" in msg and "Move the try/except out" in msg
+    assert convert(staged_if_in_try)(1) == 2
+    assert staged(convert(python_if_in_try), np.int32(1), True) == 2
