@@ -13,6 +13,7 @@ import gast
 
 from autograph.converter import state as st
 from autograph.converter import templates
+from autograph.converter.activity import reads
 from autograph.converter.dataflow import FunctionAnalysis
 from autograph.converter.transformer import StatementTransformer, user_functions
 
@@ -46,13 +47,7 @@ def _without_stores(block: list, names: set) -> list:
 
 
 def _reads_name(stmts: list, name: str) -> bool:
-    for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
-        if isinstance(node, gast.Name) and node.id == name and isinstance(node.ctx, gast.Load):
-            return True
-        extra = getattr(node, "ag_extra_test", None)
-        if extra is not None and _reads_name([gast.Expr(value=extra)], name):
-            return True
-    return False
+    return name in reads(stmts)  # (reads also sees the extra tests attached to for loops)
 
 
 class ControlFlowTransformer(StatementTransformer):

@@ -13,6 +13,7 @@ from typing import Callable
 import gast
 
 from autograph.converter import templates
+from autograph.converter.activity import reads
 
 NONE, MAYBE, ALWAYS = 0, 1, 2
 _LOOPS = (gast.While, gast.For)
@@ -145,16 +146,13 @@ def add_loop_condition(loop, flag: str) -> None:
 
 def remove_unread_flag(fn, flag: str) -> None:
     """Deletes the assignments to ``flag`` when nothing reads it."""
-    blocks = []
-    for node in gast.walk(fn):
-        if isinstance(node, gast.Name) and node.id == flag and isinstance(node.ctx, gast.Load):
-            return
-        extra = getattr(node, "ag_extra_test", None)
-        if extra is not None and any(isinstance(n, gast.Name) and n.id == flag
-                                     for n in gast.walk(extra)):
-            return
-        if isinstance(node, gast.stmt) or node is fn:
-            blocks.append(node)
+    body = fn.body if isinstance(fn, (gast.FunctionDef, gast.Lambda)) else [fn]
+    if flag in reads(body):  # (reads also sees the extra tests attached to for loops)
+        return
+    blocks = [fn]
+    for node in blocks:
+        for f in ("body", "orelse", "finalbody", "handlers"):
+            blocks.extend(s for s in getattr(node, f, None) or () if isinstance(s, gast.AST))
     for node in blocks:
         for f in ("body", "orelse", "finalbody"):
             block = getattr(node, f, None)
