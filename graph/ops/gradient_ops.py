@@ -11,7 +11,7 @@ import numpy as np
 
 from graph.ir import TensorType
 from graph.ops.array import _check_int_input, _error, _ints, _shape_value
-from graph.ops.indexing import _check_index, _consumed, slice_spec_items
+from graph.ops.indexing import numpy_key, slice_spec_items
 from graph.registry import register_op
 from graph.shapes import TensorShape
 
@@ -43,30 +43,8 @@ def _strided_slice_grad_infer(inputs, attrs):
 def _strided_slice_grad(shape, dy, *bounds, spec):
     dy = np.asarray(dy)
     out = np.zeros(tuple(int(d) for d in np.asarray(shape)), dtype=dy.dtype)
-    items = slice_spec_items(spec)
-    n_used = _consumed(items)
-
-    def bound(b):
-        return int(bounds[b[1] - 1]) if isinstance(b, (tuple, list)) else b
-
-    key, axis = [], 0
-    for item in items:
-        kind = item[0]
-        if kind == "newaxis":
-            key.append(None)
-        elif kind == "ellipsis":
-            key.append(Ellipsis)
-            axis += out.ndim - n_used
-        elif kind == "index":
-            index = bound(item[1])
-            _check_index(index, out.shape[axis], axis)
-            key.append(index)
-            axis += 1
-        else:
-            key.append(slice(*(bound(b) for b in item[1:])))
-            axis += 1
-    target = out[tuple(key)]
-    out[tuple(key)] = dy.reshape(target.shape)
+    key = numpy_key(spec, bounds, out.shape)
+    out[key] = dy.reshape(out[key].shape)
     return out
 
 

@@ -148,13 +148,18 @@ def _strided_slice_infer(inputs, attrs):
     return [TensorType(x.dtype, TensorShape(out))]
 
 
-def _strided_slice(x, *bounds, spec):
-    x = np.asarray(x)
+def numpy_key(spec, bounds, shape) -> tuple:
+    """The numpy index a StridedSlice ``spec`` means for an array of ``shape``.
+
+    ``bounds`` are the values of the op's extra inputs (tensor-valued bounds).
+    Shared by StridedSlice and its gradient so both read a spec the same way.
+    """
     items = slice_spec_items(spec)
     n_used = _consumed(items)
-    if n_used > x.ndim:
-        raise _error(f"Index out of range using input dim {x.ndim}; input has only "
-                     f"{x.ndim} dims")
+    ndim = len(shape)
+    if n_used > ndim:
+        raise _error(f"Index out of range using input dim {ndim}; input has only "
+                     f"{ndim} dims")
 
     def bound(b):
         return int(bounds[b[1] - 1]) if isinstance(b, (tuple, list)) else b
@@ -166,10 +171,10 @@ def _strided_slice(x, *bounds, spec):
             key.append(None)
         elif kind == "ellipsis":
             key.append(Ellipsis)
-            axis += x.ndim - n_used
+            axis += ndim - n_used
         elif kind == "index":
             index = bound(item[1])
-            _check_index(index, x.shape[axis], axis)
+            _check_index(index, shape[axis], axis)
             key.append(index)
             axis += 1
         else:
@@ -178,7 +183,12 @@ def _strided_slice(x, *bounds, spec):
                 raise _error("StridedSlice: slice step cannot be zero")
             key.append(slice(start, stop, step))
             axis += 1
-    return _array(x[tuple(key)], x.dtype)
+    return tuple(key)
+
+
+def _strided_slice(x, *bounds, spec):
+    x = np.asarray(x)
+    return _array(x[numpy_key(spec, bounds, x.shape)], x.dtype)
 
 
 register_op("GatherV2", _gather_infer, _gather, kernel_attrs=("batch_dims",))
