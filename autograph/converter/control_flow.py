@@ -78,6 +78,16 @@ class ControlFlowTransformer(StatementTransformer):
                 gast.keyword(arg="inside_try", value=gast.Constant(value=True, kind=None)))
         return call
 
+    @staticmethod
+    def _mark_lists(call: list, node, names) -> list:
+        """Names the state lists the statement appends to (staged, they become TensorArrays)."""
+        appends = getattr(node, "ag_appends", None)
+        if appends:
+            lists = [n for n in names if n in appends]
+            if lists:
+                call[0].value.keywords.append(gast.keyword(arg="lists", value=st.names_tuple(lists)))
+        return call
+
     def _visit_inside(self, block: list, names) -> list:
         """Converts the statements of a generated function whose nonlocals are ``names``."""
         self.enclosing.append(set(names))
@@ -133,7 +143,8 @@ class ControlFlowTransformer(StatementTransformer):
         else:
             call = templates.replace("ag__.if_stmt(test, body, orelse)", **call_args)
         inits = self._inits(names, node)
-        return templates.located(inits + stmts + self._mark_try(call), node)
+        call = self._mark_lists(self._mark_try(call), node, names)
+        return templates.located(inits + stmts + call, node)
 
     # -- loops --------------------------------------------------------------------------------
 
@@ -162,7 +173,8 @@ class ControlFlowTransformer(StatementTransformer):
         else:
             call = templates.replace(template + ")", **kwargs)
         inits = self._inits(names, node)
-        return templates.located(inits + stmts + self._mark_try(call), node)
+        call = self._mark_lists(self._mark_try(call), node, names)
+        return templates.located(inits + stmts + call, node)
 
     def visit_While(self, node):
         names = self._loop_state(node)

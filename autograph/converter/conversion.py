@@ -5,7 +5,8 @@ The order matters and is fixed:
 1. ``functions``: name ``tf__f``, no decorators, lambda → def, generator check.
 2. ``break_statements``, 3. ``continue_statements``, 4. ``return_statements``:
    jumps become flag variables (later passes see structured code only).
-5. ``asserts``, 6. ``call_trees``: statements and calls that become ``ag__`` calls.
+5. ``asserts``, 6. ``call_trees``, with ``lists``: statements and calls that become
+   ``ag__`` calls (``l.append(x)`` of a local list → ``l = ag__.list_append(l, x)``).
 7. ``control_flow``: ``if``/``while``/``for`` (with dataflow analysis of the
    code as it is now, and ``ag__.ld`` on maybe-unassigned loads).
 8. ``conditional_expressions``, 9. ``logical_expressions``: expression-level
@@ -19,7 +20,8 @@ import gast
 
 from autograph.converter import (asserts, break_statements, call_trees,
                                  conditional_expressions, continue_statements, control_flow,
-                                 functions, logical_expressions, return_statements, templates)
+                                 functions, lists, logical_expressions, return_statements,
+                                 templates)
 from autograph.converter.naming import Namer
 from autograph.converter.parser import Source, parse_function
 from autograph.converter.transformer import Context
@@ -29,7 +31,8 @@ PASSES = (break_statements, continue_statements, return_statements, asserts, cal
           control_flow, conditional_expressions, logical_expressions)
 
 
-class _AssertsAndCalls(call_trees.CallTreeTransformer, asserts.AssertTransformer):
+class _AssertsAndCalls(lists.ListAppendTransformer, call_trees.CallTreeTransformer,
+                       asserts.AssertTransformer):
     """Passes 5 and 6 in one walk (they rewrite disjoint nodes; asserts see converted calls)."""
 
 

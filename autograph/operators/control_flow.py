@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import runtime
+from autograph.operators.lists import LoopList, as_loop_list, convert_state
 from autograph.operators.variables import Undefined, is_undefined
 from runtime import context, nest
 from runtime.composite import is_composite
@@ -22,6 +23,8 @@ def _symbolic(value):
     """``value`` as a symbolic tensor when it is one (or a graph-side tensor-like), else None."""
     if isinstance(value, SymbolicTensor):
         return value
+    if isinstance(value, LoopList):
+        value.__bool__()  # raises: a staged list has no truth value while tracing
     if hasattr(value, "_as_tensor") and context.current_graph() is not None:
         converted = runtime.convert_to_tensor(value)
         if isinstance(converted, SymbolicTensor):
@@ -50,12 +53,13 @@ def _refuse_inside_try(kind: str) -> None:
 
 
 def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_names=(),
-            nouts=None, *, inside_try=False):
+            nouts=None, *, inside_try=False, lists=()):
     """``if cond: body() else: orelse()``; a tensor ``cond`` stages a cond over the state.
 
     ``symbol_names`` names what ``get_state`` returns; the first ``nouts`` of
     them are outputs (used after the statement), the rest are only restored
-    between the traced branches.
+    between the traced branches. ``lists`` names the state variables the
+    statement appends to (see ``lists.py``).
     """
     if type(cond) is not SymbolicTensor and (type(cond) in (bool, int) or _symbolic(cond) is None):
         if cond:
@@ -67,19 +71,29 @@ def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_name
     if inside_try:
         _refuse_inside_try("if")
     _staged_if(_symbolic(cond), body, orelse, get_state, set_state, tuple(symbol_names),
-               len(symbol_names) if nouts is None else nouts)
+               len(symbol_names) if nouts is None else nouts, lists)
 
 
-def _staged_if(cond, body, orelse, get_state, set_state, names, nouts):
+def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=()):
+    """One cond over the outputs. A Python list the branches append to stays a Python list
+    (each branch appends to its own copy) when both branches leave it the same length;
+    otherwise it is staged as a TensorArray (``LoopList``) and the cond traced again.
+    """
     init = tuple(get_state()) if get_state is not None else ()
     out_names = names[:nouts]
     where = current_origin()
     seen = {}
 
+    def fresh():
+        if not lists:
+            return init
+        return tuple(list(v) if type(v) is list and n in lists else v
+                     for n, v in zip(names, init))
+
     def branch(fn, which):
         def traced():
             if set_state is not None:
-                set_state(init)
+                set_state(fresh())
             if fn is not None:
                 fn()
             outs = tuple(get_state())[:nouts] if get_state is not None else ()
@@ -87,7 +101,10 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts):
             if which == "true":
                 return tuple(None if is_undefined(v) else v for v in outs)
             merged = []
-            for name, t, f in zip(out_names, seen["true"], outs):
+            for i, (name, t, f) in enumerate(zip(out_names, seen["true"], outs)):
+                if (name in lists and type(init[i]) is list
+                        and not (type(t) is list and type(f) is list and len(t) == len(f))):
+                    raise _ListLengthsDiffer(i)
                 if _is_return_value(name) and is_undefined(t) != is_undefined(f):
                     raise _ReturnValueInOneBranch(name, f if is_undefined(t) else t)
                 if is_undefined(t):
@@ -100,17 +117,20 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts):
             return tuple(merged)
         return traced
 
-    try:
-        result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
-                              output_names=_flat_names(out_names, init))
-    except _ReturnValueInOneBranch as missing:
-        # A return value set in one branch only: the other branch's value is never read (its
-        # do_return flag stays false), so it starts from a placeholder of the same type.
-        i = out_names.index(missing.name)
-        init = init[:i] + (_placeholder_like(missing.value),) + init[i + 1:]
+    while True:
+        try:
+            result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
+                                  output_names=_flat_names(out_names, init))
+            break
+        except _ReturnValueInOneBranch as missing:
+            # A return value set in one branch only: the other branch's value is never read
+            # (its do_return flag stays false), so it starts from a placeholder of its type.
+            i = out_names.index(missing.name)
+            init = init[:i] + (_placeholder_like(missing.value),) + init[i + 1:]
+        except _ListLengthsDiffer as differ:
+            i = differ.index
+            init = init[:i] + (as_loop_list(init[i], names[i]),) + init[i + 1:]
         seen.clear()
-        result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
-                              output_names=_flat_names(out_names, init))
     final = list(init)
     for i, name in enumerate(out_names):
         t, f = seen["true"][i], seen["false"][i]
@@ -128,6 +148,14 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts):
 
 def _is_return_value(name: str) -> bool:
     return name.startswith("retval_")
+
+
+class _ListLengthsDiffer(Exception):
+    """Internal: the branches leave a Python list at different lengths; stage it."""
+
+    def __init__(self, index: int):
+        super().__init__(index)
+        self.index = index
 
 
 class _ReturnValueInOneBranch(Exception):
@@ -250,7 +278,7 @@ class _LoopState:
 
 
 def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts=None, *,
-               inside_try=False):
+               inside_try=False, lists=()):
     """``while test(): body()``; a tensor test stages a while_loop over the state.
 
     A loop that starts in Python and whose test becomes a tensor (a variable
@@ -262,6 +290,7 @@ def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts
                                             and _symbolic(cond) is not None):
             if inside_try:
                 _refuse_inside_try("while")
+            convert_state(get_state, set_state, symbol_names, lists)
             _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
             return
         if not cond:
@@ -304,7 +333,7 @@ def _invariants(opts, state):
 
 
 def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_names=(),
-             opts=None, *, inside_try=False):
+             opts=None, *, inside_try=False, lists=()):
     """``for x in iter_: body(x)``, stopping early when ``extra_test()`` is false.
 
     Python iterables and eager tensors loop in Python; a symbolic tensor (its
@@ -316,8 +345,12 @@ def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_nam
         _refuse_inside_try("for")
     hook = getattr(iter_, "_autograph_for_stmt", None)
     if hook is not None:
+        if not context.executing_eagerly():
+            convert_state(get_state, set_state, symbol_names, lists)
         return hook(extra_test, body, get_state, set_state, symbol_names, opts or {})
-    from autograph.operators.py_builtins import TensorRange, indexed_source
+    from autograph.operators.py_builtins import IndexedSource, TensorRange, indexed_source
+    if lists and isinstance(iter_, (TensorRange, SymbolicTensor, IndexedSource)):
+        convert_state(get_state, set_state, symbol_names, lists)  # the loop below is staged
     if isinstance(iter_, TensorRange):
         return _staged_range_for(iter_.start, iter_.limit, iter_.delta, extra_test, body,
                                  get_state, set_state, symbol_names, opts or {})
@@ -329,17 +362,17 @@ def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_nam
     if source is not None:
         return _staged_indexed_for(source, extra_test, body, get_state, set_state,
                                    symbol_names, opts or {})
-    _python_for(iter_, extra_test, body, get_state, set_state, symbol_names)
+    _python_for(iter_, extra_test, body, get_state, set_state, symbol_names, lists)
 
 
-def _python_for(iter_, extra_test, body, get_state, set_state, names):
+def _python_for(iter_, extra_test, body, get_state, set_state, names, lists=()):
     it = iter(iter_)
     for item in it:
         if extra_test is not None:
             keep_going = extra_test()
             if _symbolic(keep_going) is not None:
                 _conditional_iterations(keep_going, item, it, extra_test, body, get_state,
-                                        set_state, names)
+                                        set_state, names, lists)
                 return
             if not keep_going:
                 return
@@ -347,10 +380,11 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names):
 
 
 def _conditional_iterations(keep_going, item, rest, extra_test, body, get_state, set_state,
-                            names):
+                            names, lists=()):
     """The rest of a Python loop after a tensor ``break``/``return``: one cond per iteration."""
     while True:
-        if_stmt(keep_going, lambda item=item: body(item), None, get_state, set_state, names)
+        if_stmt(keep_going, lambda item=item: body(item), None, get_state, set_state, names,
+                lists=lists)
         try:
             item = next(rest)
         except StopIteration:

@@ -118,6 +118,8 @@ def concat(values, axis, name: str = "concat") -> Tensor:
 
 def stack(values, axis: int = 0, name: str = "stack") -> Tensor:
     """``tf.stack``: joins same-shaped tensors along a new axis."""
+    if axis == 0 and not isinstance(values, (list, tuple)) and hasattr(values, "_as_tensor"):
+        return convert_to_tensor(values)  # a staged list (TensorFlow converts first too)
     tensors = _same_dtype_tensors(list(values))
     return apply_op("Pack", tensors, attrs={"axis": int(axis)}, name=name)
 
