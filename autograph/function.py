@@ -22,12 +22,17 @@ def _converter():
 def function(func=None, input_signature=None, autograph: bool = True, jit_compile=None,
              reduce_retracing: bool = False, experimental_implements=None,
              experimental_autograph_options=None, experimental_relax_shapes=None,
-             experimental_compile=None, experimental_follow_type_hints=None, name=None):
+             experimental_compile=None, experimental_follow_type_hints=None, name=None,
+             optimize: bool = True):
     """Turns ``func`` into a Function that traces it into graphs (``tf.function``).
 
     ``jit_compile``/``experimental_compile`` are accepted and ignored: there is
     no XLA here, every graph runs on the numpy executor.
     ``experimental_relax_shapes`` is the old name of ``reduce_retracing``.
+    ``optimize`` (not in TensorFlow, whose runtime optimizes graphs invisibly):
+    run ``graph.passes.optimize`` on each traced graph before compiling it.
+    ``concrete.graph`` always shows the graph as traced, as in TensorFlow;
+    ``concrete.optimized_graph`` shows what actually runs.
     """
     if input_signature is not None and not isinstance(input_signature, (list, tuple)):
         raise TypeError(f"input_signature must be either a tuple or a list of tf.TensorSpec "
@@ -42,7 +47,8 @@ def function(func=None, input_signature=None, autograph: bool = True, jit_compil
             fn = fn.python_function
         return Function(fn, name=name, input_signature=input_signature,
                         converter=_converter() if autograph else None,
-                        reduce_retracing=reduce_retracing, jit_compile=jit_compile)
+                        reduce_retracing=reduce_retracing, jit_compile=jit_compile,
+                        optimize=optimize)
 
     if func is None:
         return decorate

@@ -22,8 +22,11 @@ and an unused failing op never runs.
 Arithmetic and comparison ufuncs are written as Python operators
 (``a + b``), which numpy dispatches to the same ufunc for arrays but runs
 about twenty times faster on the numpy scalars a staged loop counter holds.
-The one observable difference: numpy warns on integer overflow of scalars
-(the wrapped value is the same).
+numpy's floating-point and scalar-overflow warnings (division by zero,
+``log(0)``, int32 wrap-around of a loop counter) are silenced for the whole
+plan run, as TensorFlow's kernels are silent: the values (inf, nan, the
+wrapped integer) are the same either way. Silencing costs one context-variable
+set and reset per plan call (~0.4 µs with numpy 2), independent of the graph.
 """
 from __future__ import annotations
 
@@ -56,6 +59,18 @@ _BINARY_OPERATORS = {
 _UNARY_OPERATORS = {np.negative: "-"}
 
 
+def _silenced(fn: Callable) -> Callable:
+    """``fn`` running under ``np.errstate(all="ignore")``, restored on return or error."""
+    if int(np.__version__.split(".")[0]) >= 2:
+        # numpy 2's decorator keeps its token per call: reentrant and thread-safe.
+        return np.errstate(all="ignore")(fn)
+
+    def run(*feeds):  # numpy 1's decorator shares one instance: make one per call
+        with np.errstate(all="ignore"):
+            return fn(*feeds)
+    return run
+
+
 def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
     """The nodes needed for ``fetches`` and for every stateful op, in creation order."""
     needed: set[int] = set()
@@ -78,7 +93,8 @@ class Plan:
                  source: str = "", line_nodes: dict | None = None, filename: str = ""):
         self.graph = graph
         self.fetches = fetches
-        self.fn = fn  # raw callable returning a tuple; errors not mapped
+        self.fn = fn  # raw callable returning a tuple; errors not mapped, warnings not silenced
+        self._run = _silenced(fn)
         self.source = source
         self._line_nodes = line_nodes or {}
         self._filename = filename
@@ -90,7 +106,7 @@ class Plan:
                 message=f"Graph {self.graph.name!r} takes {len(self.graph.inputs)} inputs, "
                         f"got {len(feeds)}")
         try:
-            return self.fn(*feeds)
+            return self._run(*feeds)
         except GraphError as e:
             node = self._failing_node(e)
             if isinstance(e, OpError) and node is not None and not getattr(e, "_located", False):

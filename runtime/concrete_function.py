@@ -39,12 +39,19 @@ def feed_value(t):
 # -- ConcreteFunction ----------------------------------------------------------------------------
 
 class ConcreteFunction:
-    """One trace: a Graph with a fixed input signature, and its compiled plan."""
+    """One trace: a Graph with a fixed input signature, and its compiled plan.
+
+    ``graph`` is the graph as traced (TensorFlow's ``concrete.graph``: what the
+    guides print and what gradients replay); ``optimized_graph`` is what the
+    plan runs — an optimized copy (``graph.passes.optimize``) unless the
+    Function was made with ``optimize=False``, in which case it is ``graph``.
+    """
 
     def __init__(self, graph: Graph, plan, name: str, spec: FunctionSpec, key, arg_names,
                  arg_specs, kwarg_specs, structured_outputs, flat_inputs, variables_created=0,
-                 function=None):
+                 function=None, optimized_graph: Graph | None = None):
         self.graph = graph
+        self.optimized_graph = graph if optimized_graph is None else optimized_graph
         self._plan = plan
         self._name = name
         self._inference_name = f"__inference_{name}_{next(_inference_ids)}"
@@ -220,6 +227,11 @@ class ConcreteFunction:
     @property
     def structured_input_signature(self):
         return (self._arg_specs, dict(self._kwarg_specs))
+
+    @property
+    def traced_graph(self) -> Graph:
+        """The graph as traced, before optimization (the same object as ``graph``)."""
+        return self.graph
 
     @property
     def inputs(self) -> list:

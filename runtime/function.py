@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from graph.dtypes import as_dtype
 from graph.executor import compile_graph
 from graph.ir import Graph
+from graph.passes import optimize as optimize_graph
 from graph.shapes import TensorShape
 from runtime import context, nest
 from runtime.config import FLAGS
@@ -167,7 +168,8 @@ class Function:
     """A Python function that runs as graphs: one trace per distinct input type."""
 
     def __init__(self, python_function, name: str | None = None, input_signature=None,
-                 converter=None, reduce_retracing: bool = False, jit_compile=None):
+                 converter=None, reduce_retracing: bool = False, jit_compile=None,
+                 optimize: bool = True):
         if not callable(python_function):
             raise TypeError(f"tf.function needs a callable, got {python_function!r}")
         self._python_function = python_function
@@ -177,6 +179,7 @@ class Function:
         self._input_signature = check_input_signature(input_signature)
         self._reduce_retracing = bool(reduce_retracing)
         self._jit_compile = jit_compile  # accepted for compatibility; there is no XLA here
+        self._optimize = bool(optimize)   # run graph.passes.optimize before compiling
         self._spec_cache: FunctionSpec | None = None
         self._cache: dict = {}        # key -> ConcreteFunction (traced keys and memoized hits)
         self._traces: list = []       # (key, ConcreteFunction) in trace order
@@ -234,7 +237,7 @@ class Function:
             method = types.MethodType(self._python_function, instance)
             bound = Function(method, name=self._name, input_signature=self._input_signature,
                              converter=self._converter, reduce_retracing=self._reduce_retracing,
-                             jit_compile=self._jit_compile)
+                             jit_compile=self._jit_compile, optimize=self._optimize)
             bound._unbound = self
             try:
                 self._bound[instance] = bound
@@ -426,7 +429,10 @@ class Function:
                 graph.outputs = [t._output for t in outputs]
         finally:
             _active.guards.pop()
-        plan = compile_graph(graph)
+        # The traced graph stays as the user wrote it (``concrete.graph``, what gradients
+        # replay and guides print); an optimized private copy is what runs.
+        run_graph = optimize_graph(graph) if self._optimize else graph
+        plan = compile_graph(run_graph)
         arg_specs = tuple(builder.signature_of(a, k, n) for a, k, n in zip(args, key, arg_names))
         kwarg_specs = {}
         if extra:
@@ -435,7 +441,8 @@ class Function:
         return ConcreteFunction(
             graph=graph, plan=plan, name=self._name, spec=spec, key=key, arg_names=arg_names,
             arg_specs=arg_specs, kwarg_specs=kwarg_specs, structured_outputs=structure,
-            flat_inputs=builder.flat_inputs, variables_created=guard.created, function=self)
+            flat_inputs=builder.flat_inputs, variables_created=guard.created, function=self,
+            optimized_graph=run_graph)
 
     # -- input signatures and concrete functions ---------------------------------------------
     def _concrete_for_signature(self) -> "ConcreteFunction":

@@ -40,8 +40,11 @@ MAX_ROUNDS = 4
 
 
 def optimize(graph: Graph, passes: Sequence[Pass] = DEFAULT) -> Graph:
-    """An optimized copy of ``graph``: ``passes`` run in order until nothing changes."""
-    graph = copy_graph(graph)
+    """An optimized copy of ``graph``: ``passes`` run in order until nothing changes.
+
+    Library graphs that nothing reaches are not copied (pruning would drop them).
+    """
+    graph = copy_graph(graph, library=False)
     for _ in range(MAX_ROUNDS):
         changed = False
         for run in passes:

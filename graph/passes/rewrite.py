@@ -58,8 +58,26 @@ def map_graphs(value, mapping: dict[int, Graph]):
     return value
 
 
+_CONTAINERS = (list, tuple, dict)
+
+
 def subgraphs(node: Node) -> list[Graph]:
-    return [g for v in node.attrs.values() for g in graphs_in(v)]
+    """The Graphs in ``node``'s attrs (a plain loop: this runs for every node of every pass)."""
+    found = None
+    for v in node.attrs.values():
+        t = type(v)
+        if t is Graph:
+            if found is None:
+                found = []
+            found.append(v)
+        elif t in _CONTAINERS or isinstance(v, _CONTAINERS):
+            inner = list(graphs_in(v))
+            if inner:
+                found = (found or []) + inner
+    return found or _NONE
+
+
+_NONE: list = []  # shared empty result: callers only read it
 
 
 def all_graphs(root: Graph) -> list[Graph]:
@@ -79,20 +97,26 @@ def all_graphs(root: Graph) -> list[Graph]:
     return order
 
 
-def copy_graph(root: Graph) -> Graph:
+def copy_graph(root: Graph, library: bool = True) -> Graph:
     """A deep copy of ``root``, its library and every sub-graph it reaches.
 
     Nodes keep their names and origins; attrs are copied with sub-graphs
     replaced by their copies; array values are shared (graphs never mutate them).
+    ``library=False`` leaves out library graphs that no node reaches (traces
+    that were discarded, such as a loop body retraced with relaxed shapes).
+    Written for speed: it runs on every trace of an optimized tf.function.
     """
     graphs = all_graphs(root)
-    for g in root.library.values():
-        for h in all_graphs(g):
-            if all(h is not x for x in graphs):
-                graphs.append(h)
+    seen = {id(g) for g in graphs}
+    for g in root.library.values() if library else ():
+        if id(g) not in seen:
+            for h in all_graphs(g):
+                if id(h) not in seen:
+                    seen.add(id(h))
+                    graphs.append(h)
     gmap: dict[int, Graph] = {}
     shared: dict[int, object] = {}
-    library: dict[str, Graph] = {}
+    new_library: dict[str, Graph] = {}
 
     def fresh(obj, make):
         if id(obj) not in shared:
@@ -103,25 +127,33 @@ def copy_graph(root: Graph) -> Graph:
         new = Graph.__new__(Graph)
         new.__dict__.update(g.__dict__)
         new.nodes, new.inputs, new.outputs, new.captures = [], [], [], {}
-        new.library = library if g.library is root.library else fresh(g.library, dict)
+        new.library = new_library if g.library is root.library else fresh(g.library, dict)
         new._name_counts = fresh(g._name_counts, dict)
         new._used_names = fresh(g._used_names, set)
         new._scopes = list(g._scopes)
         gmap[id(g)] = new
     nmap: dict[int, Node] = {}
+    outs: dict[Output, Output] = {}  # original output -> its copy, made once
 
     def out(o: Output) -> Output:
-        node = nmap.get(id(o.node))
-        return o if node is None else Output(node, o.index)
+        copy = outs.get(o)
+        if copy is None:
+            node = nmap.get(id(o.node))
+            if node is None:
+                return o
+            copy = outs[o] = Output(node, o.index)
+        return copy
 
     for g in graphs:
         new = gmap[id(g)]
+        append = new.nodes.append
         for node in g.nodes:
+            attrs = map_graphs(node.attrs, gmap) if subgraphs(node) else dict(node.attrs)
             copy = Node(new, node.name, node.op, [out(i) for i in node.inputs],
-                        [nmap.get(id(c), c) for c in node.control_inputs],
-                        map_graphs(dict(node.attrs), gmap), list(node.outputs), node.origin)
+                        [nmap.get(id(c), c) for c in node.control_inputs] if node.control_inputs
+                        else (), attrs, node.outputs, node.origin)
             nmap[id(node)] = copy
-            new.nodes.append(copy)
+            append(copy)
     for g in graphs:
         new = gmap[id(g)]
         new.outer = gmap.get(id(g.outer), g.outer) if g.outer is not None else None
@@ -129,7 +161,8 @@ def copy_graph(root: Graph) -> Graph:
         new.outputs = [out(o) for o in g.outputs]
         new.captures = {out(k): out(v) for k, v in g.captures.items()}
     for name, g in root.library.items():
-        library[name] = gmap.get(id(g), g)
+        if library or id(g) in gmap:
+            new_library[name] = gmap.get(id(g), g)
     return gmap[id(root)]
 
 
@@ -137,7 +170,7 @@ def replace_uses(graph: Graph, mapping: dict[Output, Output]) -> None:
     """Makes every reader of an output in ``mapping`` read its replacement instead.
 
     Covers node inputs and outputs of ``graph``, and the capture tables of
-    every sub-graph (which name outer outputs).
+    its sub-graphs (which name outer outputs).
     """
     if not mapping:
         return
@@ -152,9 +185,12 @@ def replace_uses(graph: Graph, mapping: dict[Output, Output]) -> None:
         if any(i in mapping for i in node.inputs):
             node.inputs = [resolve(i) for i in node.inputs]
     graph.outputs = [resolve(o) for o in graph.outputs]
-    for g in all_graphs(graph):
-        if g is not graph and any(k in mapping for k in g.captures):
-            g.captures = {resolve(k): v for k, v in g.captures.items()}
+    # Captures chain one level at a time (runtime.ops.core.capture), so only the
+    # sub-graphs held by this graph's own nodes can name its outputs.
+    for node in graph.nodes:
+        for g in subgraphs(node):
+            if g.captures and any(k in mapping for k in g.captures):
+                g.captures = {resolve(k): v for k, v in g.captures.items()}
 
 
 def remove_nodes(graph: Graph, dead: Iterable[Node]) -> None:
