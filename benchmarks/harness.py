@@ -1,8 +1,10 @@
 """Shared timing harness: alternating runs, medians, one table for every benchmark.
 
 Each ``bench_*.py`` module calls ``compare`` (ours against hand-written numpy,
-measured alternately in the same process) or ``absolute`` (a time with a
-fixed budget, such as conversion in milliseconds). Results accumulate in
+measured alternately in the same process), ``absolute`` (a time with a
+fixed budget, such as conversion in milliseconds), ``once`` (single calls of
+something that happens once per object, such as a first call or a retrace)
+or ``memory`` (peak bytes under tracemalloc, ours against numpy or a budget). Results accumulate in
 ``RESULTS``; ``python -m benchmarks`` prints them as one table.
 """
 from __future__ import annotations
@@ -24,6 +26,7 @@ class Result:
     floor: float | None    # seconds per unit of the hand-written version, None for absolute
     unit: str              # what one unit is: "op", "iter", "call"...
     target: float          # ratio target (compare) or seconds budget (absolute)
+    quantity: str = "time"  # "time" (seconds) or "bytes" (peak memory)
 
     @property
     def ratio(self) -> float:
@@ -101,6 +104,69 @@ def absolute(name: str, fn: Callable[[], object], budget: float, *, unit: str = 
     return result
 
 
+def once(name: str, fn: Callable[[], object], budget: float, *, setup=None,
+         unit: str = "call", repeats: int = 21) -> Result:
+    """Times single calls of ``fn`` (each after a fresh, untimed ``setup()``) against a budget.
+
+    For work that only happens once per object — a first call, a retrace —
+    so it cannot be batched: each sample is one call on a freshly set-up state.
+    """
+    if QUICK:
+        repeats = min(repeats, 5)
+    samples = []
+    gc_was = gc.isenabled()
+    try:
+        for _ in range(repeats + 1):  # the first sample warms imports and caches of the harness
+            state = setup() if setup is not None else None
+            gc.collect()
+            gc.disable()
+            start = time.perf_counter()
+            fn() if setup is None else fn(state)
+            samples.append(time.perf_counter() - start)
+            if gc_was:
+                gc.enable()
+    finally:
+        if gc_was:
+            gc.enable()
+    result = Result(_group[0], name, statistics.median(samples[1:]), None, unit, budget)
+    RESULTS.append(result)
+    return result
+
+
+def memory(name: str, ours: Callable[[], object], floor: Callable[[], object] | None, *,
+           target: float, unit: str = "call") -> Result:
+    """Peak bytes allocated while running ``ours`` against ``floor`` (tracemalloc).
+
+    With a ``floor`` the row is a ratio (``target`` is the allowed ratio); without,
+    ``target`` is a budget in bytes. Each is run once to warm up, then measured
+    once, alternating is unnecessary: allocation is deterministic.
+    """
+    import tracemalloc
+
+    def peak(fn) -> int:
+        fn()
+        gc.collect()
+        tracemalloc.start()
+        try:
+            base = tracemalloc.get_traced_memory()[0]
+            tracemalloc.reset_peak()
+            fn()
+            return max(tracemalloc.get_traced_memory()[1] - base, 1)
+        finally:
+            tracemalloc.stop()
+    result = Result(_group[0], name, float(peak(ours)),
+                    float(peak(floor)) if floor is not None else None, unit, target, "bytes")
+    RESULTS.append(result)
+    return result
+
+
+def _fmt_bytes(n: float) -> str:
+    for scale, suffix in ((1 << 20, "MiB"), (1 << 10, "KiB")):
+        if n >= scale:
+            return f"{n / scale:.2f} {suffix}"
+    return f"{n:.0f} B"
+
+
 def _fmt(seconds: float) -> str:
     if seconds >= 1:
         return f"{seconds:.3f} s"
@@ -117,9 +183,10 @@ def table(results: list[Result] | None = None) -> str:
     header = ("group", "workload", "ours", "numpy", "ratio", "target", "ok")
     rows = []
     for r in results:
-        floor = _fmt(r.floor) + "/" + r.unit if r.floor is not None else "-"
-        target = f"<= {r.target:g}x" if r.floor is not None else f"<= {_fmt(r.target)}"
-        rows.append((r.group, r.name, _fmt(r.ours) + "/" + r.unit, floor, f"{r.ratio:.3f}",
+        fmt = _fmt_bytes if r.quantity == "bytes" else _fmt
+        floor = fmt(r.floor) + "/" + r.unit if r.floor is not None else "-"
+        target = f"<= {r.target:g}x" if r.floor is not None else f"<= {fmt(r.target)}"
+        rows.append((r.group, r.name, fmt(r.ours) + "/" + r.unit, floor, f"{r.ratio:.3f}",
                      target, "yes" if r.ok else "NO"))
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)] if rows else \
         [len(h) for h in header]
