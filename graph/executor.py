@@ -386,7 +386,10 @@ class _Codegen:
         if opdef.build is None and opdef.kernel_attrs:
             k = self.bind("k", opdef.kernel)
             kw = [f"{a}={self.bind('g', node.attrs[a])}" for a in opdef.kernel_attrs]
-            return f"{k}({', '.join(args + kw)})", None
+            call = f"{k}({', '.join(args + kw)})"
+            if node.op == "StridedSlice":
+                return _subscript(node, args, call) or call, None
+            return call, None
         k = self.bind("k", self.kernel(node))
         return f"{k}({', '.join(args)})", None
 
@@ -457,6 +460,66 @@ class _Codegen:
         if owned:
             self.emit(indent + 1, "del " + ", ".join(sorted(owned)))
         return loop_vars
+
+
+def _subscript(node: Node, args: list[str], call: str) -> str | None:
+    """``x[i]``, ``x[1:3]``, ``x[..., None]`` written as a Python subscript, or None.
+
+    The StridedSlice kernel interprets its spec on every call (~1.7 µs); a
+    subscript costs what hand-written numpy costs. The kernel stays the
+    fallback: a tensor-valued index is checked against the statically known
+    dimension and the kernel runs (and raises TensorFlow's error) when it is
+    out of range. Only numeric inputs of known rank whose every indexed
+    dimension is known qualify; a tensor-valued slice step (which may be 0)
+    does not. The result may be a numpy scalar where the kernel returns a 0-d
+    array, as the generated scalar arithmetic does.
+    """
+    x = node.inputs[0]
+    dims = x.shape.as_tuple()
+    if dims is None or x.dtype.is_string or x.dtype.numpy_dtype == np.dtype(object):
+        return None
+    items = [tuple(item) for item in node.attrs["spec"]]
+    used = sum(1 for item in items if item[0] in ("index", "slice"))
+    if not items or used > len(dims) or sum(item[0] == "ellipsis" for item in items) > 1:
+        return None
+
+    def bound(b) -> str | None:
+        if b is None or type(b) is int:
+            return "" if b is None else str(b)
+        if isinstance(b, (tuple, list)) and len(b) == 2 and b[0] == "input":
+            return args[b[1]]
+        return None
+
+    parts, guards, axis = [], [], 0
+    for item in items:
+        kind = item[0]
+        if kind == "newaxis":
+            parts.append("None")
+        elif kind == "ellipsis":
+            parts.append("...")
+            axis += len(dims) - used
+        elif kind == "index":
+            d, b = dims[axis], bound(item[1])
+            if d is None or not b:
+                return None
+            if type(item[1]) is int:
+                if not -d <= item[1] < d:
+                    return None  # the kernel reports it
+            else:
+                guards.append(f"{-d} <= {b} < {d}")
+            parts.append(b)
+            axis += 1
+        elif kind == "slice":
+            start, stop, step = (bound(b) for b in item[1:])
+            if start is None or stop is None or step is None or \
+                    (item[3] is not None and type(item[3]) is not int) or item[3] == 0:
+                return None
+            parts.append(f"{start}:{stop}" + (f":{step}" if step else ""))
+            axis += 1
+        else:
+            return None
+    expr = f"{args[0]}[{', '.join(parts)}]"
+    return f"({expr} if {' and '.join(guards)} else {call})" if guards else expr
 
 
 # -- the reference interpreter -------------------------------------------------------

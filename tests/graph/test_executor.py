@@ -343,3 +343,79 @@ def test_a_plain_numpy_division_without_the_plan_still_warns():
     """Guards the test above: the silence comes from the plan, not from the test setup."""
     _, caught = _no_warnings(lambda: np.ones(2, np.float32) / np.float32(0.0))
     assert caught and "divide by zero" in str(caught[0].message)
+
+
+# -- StridedSlice written as a subscript ----------------------------------------------------
+def _index_item(draw, dim, pool):
+    """One index item for a dimension of size ``dim``: (python repr, needs a feed value)."""
+    kind = draw(st.sampled_from(["index", "index_t", "slice", "slice_t"]))
+    if kind == "index":
+        return draw(st.integers(-dim - 1, dim))          # may be out of range: a build error
+    if kind == "index_t":
+        pool.append(np.int32(draw(st.integers(-dim - 2, dim + 1))))
+        return ("t", len(pool) - 1)
+    bounds = [draw(st.one_of(st.none(), st.integers(-dim - 2, dim + 2))) for _ in range(2)]
+    step = draw(st.sampled_from([None, 1, 2, -1, -2]))
+    if kind == "slice_t":
+        pool.append(np.int32(draw(st.integers(-dim - 2, dim + 2))))
+        bounds[draw(st.integers(0, 1))] = ("t", len(pool) - 1)
+    return slice(bounds[0], bounds[1], step)
+
+
+@st.composite
+def subscripts(draw):
+    shape = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
+    pool: list = []
+    items = [_index_item(draw, d, pool) for d in shape[:draw(st.integers(1, len(shape)))]]
+    if draw(st.booleans()):
+        items.insert(draw(st.integers(0, len(items))), Ellipsis)
+    if draw(st.booleans()):
+        items.insert(draw(st.integers(0, len(items))), None)
+    return shape, items, pool
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=subscripts())
+def test_subscripts_agree_with_the_strided_slice_kernel(case):
+    shape, items, pool = case
+    x = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+
+    def f(x, *bounds):
+        def resolve(b):
+            return bounds[b[1]] if isinstance(b, tuple) else b
+        key = tuple(slice(resolve(i.start), resolve(i.stop), i.step) if isinstance(i, slice)
+                    else resolve(i) for i in items)
+        return x[key] * 1.0
+    try:
+        graph, _, feeds = trace(f, x, *pool)
+    except (InvalidArgumentError, ValueError, IndexError):
+        return  # a constant index out of range is reported while building
+    results = []
+    for backend in ("codegen", "interpret"):
+        try:
+            results.append(compile_graph(graph, backend=backend)(*feeds)[0])
+        except InvalidArgumentError as e:
+            results.append(str(e))
+    fast, ref = results
+    if isinstance(ref, str):
+        assert fast == ref  # the same error, raised by the kernel on both paths
+    else:
+        np.testing.assert_array_equal(np.asarray(fast), ref)
+        assert np.asarray(fast).dtype == ref.dtype and np.shape(fast) == np.shape(ref)
+
+
+def test_loop_indexing_is_a_subscript_and_out_of_range_names_the_line():
+    def f(x, n):
+        def body(i, s):
+            return i + 1, s + x[i]  # MARK-subscript
+        return rt.while_loop(lambda i, s: i < n, body, [rt.constant(0), rt.zeros([4])])[1]
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    graph, _, _ = trace(f, x, np.int32(3))
+    plan = compile_graph(graph)
+    assert "[v" in plan.source and "if -3 <= " in plan.source  # x[i], guarded
+    np.testing.assert_array_equal(plan(x, np.int32(3))[0], x.sum(axis=0))
+    run_all(graph, [x, np.int32(2)])
+    for backend in ("codegen", "interpret"):
+        with pytest.raises(InvalidArgumentError,
+                           match=r"slice index 3 of dimension 0 out of bounds.*test_executor.py"):
+            compile_graph(graph, backend=backend)(x, np.int32(4))
