@@ -30,7 +30,7 @@ from graph.errors import InvalidArgumentError
 from graph.ops.tensor_array import CLEARED
 from graph.shapes import TensorShape, as_shape
 from runtime import context
-from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.ops.core import RECORDERS, apply_op, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
@@ -205,8 +205,11 @@ class TensorArray:
                          name=name or "TensorArrayV2Read")
         if self._clear_after_read and isinstance(self._flow, EagerTensor):
             flow_value = self._flow.value
-            self._flow = EagerTensor(flow_value.with_item(int(index_t.value), CLEARED),
-                                     dtypes.variant)
+            cleared = EagerTensor(flow_value.with_item(int(index_t.value), CLEARED),
+                                  dtypes.variant)
+            if RECORDERS:  # a GradientTape sees the cleared list as the same list (Identity)
+                RECORDERS[-1]("Identity", [self._flow], {}, cleared)
+            self._flow = cleared
         return value
 
     def stack(self, name=None) -> Tensor:

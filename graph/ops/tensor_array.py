@@ -156,6 +156,8 @@ def as_list_value(value) -> TensorListValue:
     """Unwraps the 0-d object array a captured eager flow becomes in a Const."""
     if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0:
         value = value[()]
+    if not isinstance(value, TensorListValue) and hasattr(value, "as_tensor_list"):
+        value = value.as_tensor_list()  # a loop accumulator (graph/ops/gradient_ops.ListStack)
     if not isinstance(value, TensorListValue):
         raise InvalidArgumentError(message=f"Expected a TensorList (TensorArray flow), got "
                                            f"{type(value).__name__}")
@@ -478,6 +480,8 @@ def _pop_back_infer(inputs, attrs):
 
 
 def _pop_back(lst, element_dtype=None, element_shape=None):
+    if type(lst) is not TensorListValue and hasattr(lst, "pop_back"):
+        return lst.pop_back()  # a loop accumulator: O(1), its elements are all set
     lst = as_list_value(lst)
     if lst.size == 0:
         raise InvalidArgumentError(message="Trying to pop from an empty list")

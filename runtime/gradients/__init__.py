@@ -2,7 +2,8 @@
 
 Importing the package registers the gradient functions of the op library.
 """
-from runtime.gradients import array_grads, control_flow_grads, function_grads, math_grads  # noqa: F401,E501
+from runtime.gradients import (array_grads, control_flow_grads, function_grads,  # noqa: F401
+                               list_grads, math_grads, while_grads)
 from runtime.gradients.backprop import NoGradientError  # noqa: F401
 from runtime.gradients.registry import NotDifferentiable, RegisterGradient  # noqa: F401
 from runtime.gradients.tape import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401

@@ -33,19 +33,49 @@ def records_in(graph: Graph, spans) -> list[OpRecord]:
     return records_from_nodes(nodes)
 
 
-def records_from_nodes(nodes) -> list[OpRecord]:
+def records_from_nodes(nodes, resolve=None) -> list[OpRecord]:
+    """One record per node; ``resolve(output)`` gives the tensor standing for each
+    output (default: the output itself, in its own graph)."""
+    tensor = resolve or SymbolicTensor
     records = []
     for node in nodes:
-        outputs = tuple(SymbolicTensor(node.output(i)) for i in range(len(node.outputs)))
+        outputs = tuple(tensor(node.output(i)) for i in range(len(node.outputs)))
         if node.op == "ReadVariableOp":
             a = node.attrs
             inputs = (VariableHandle(a["resource"], a["dtype"], a["shape"]),)
         else:
-            inputs = tuple(SymbolicTensor(o) for o in node.inputs)
+            inputs = tuple(tensor(o) for o in node.inputs)
             if node.op in CONTROL_FLOW or node.op == "PartitionedCall":
                 inputs += tuple(variables_read(node))
-        records.append(OpRecord(node.op, inputs, outputs, node.attrs, node=node))
+        records.append(OpRecord(node.op, inputs, outputs, node.attrs, node=node, resolve=resolve))
     return records
+
+
+def copy_graph(graph: Graph) -> Graph:
+    """A copy of library graph ``graph`` with its own nodes (sub-graphs stay shared).
+
+    A differentiated while loop adds accumulators to its body: it first takes
+    a private copy, so that no other node holding the same body (an inlined
+    copy of the loop) changes with it.
+    """
+    outer = graph.outer
+    new = Graph(outer.new_function_name(graph.name) if outer is not None else graph.name,
+                outer=outer)
+    mapping: dict = {}
+    nodes: dict = {}
+    for node in graph.nodes:
+        copy = Node(new, node.name, node.op, [mapping[i] for i in node.inputs],
+                    [nodes[id(c)] for c in node.control_inputs], dict(node.attrs),
+                    list(node.outputs), node.origin)
+        new.nodes.append(copy)
+        nodes[id(node)] = copy
+        for i in range(len(node.outputs)):
+            mapping[node.output(i)] = copy.output(i)
+    new.inputs = [mapping[i] for i in graph.inputs]
+    new.outputs = [mapping[o] for o in graph.outputs]
+    new.captures = {o: mapping[i] for o, i in graph.captures.items()}
+    new.add_function(new)
+    return new
 
 
 def variables_read(node: Node) -> list[VariableHandle]:

@@ -27,29 +27,44 @@ def _binary(record, gx, gy):
     return [None if gx is None else reduce_to(gx, x), None if gy is None else reduce_to(gy, y)]
 
 
+def _takes_needed(fn):
+    """Marks a gradient function that skips the input gradients nobody asked for:
+    backprop passes ``needed`` (one flag per input) to it."""
+    fn.takes_needed = True
+    return fn
+
+
+_BOTH = (True, True)
+
+
 # -- binary arithmetic ---------------------------------------------------------------
 
 @RegisterGradient("AddV2")
-def _add_grad(op, g):
-    return _binary(op, g, g)
+@_takes_needed
+def _add_grad(op, g, needed=_BOTH):
+    return _binary(op, g if needed[0] else None, g if needed[1] else None)
 
 
 @RegisterGradient("Sub")
-def _sub_grad(op, g):
-    return _binary(op, g, M.negative(g))
+@_takes_needed
+def _sub_grad(op, g, needed=_BOTH):
+    return _binary(op, g if needed[0] else None, M.negative(g) if needed[1] else None)
 
 
 @RegisterGradient("Mul")
-def _mul_grad(op, g):
+@_takes_needed
+def _mul_grad(op, g, needed=_BOTH):
     x, y = op.inputs
-    return _binary(op, M.multiply(g, y), M.multiply(g, x))
+    return _binary(op, M.multiply(g, y) if needed[0] else None,
+                   M.multiply(g, x) if needed[1] else None)
 
 
 @RegisterGradient("RealDiv")
-def _div_grad(op, g):
+@_takes_needed
+def _div_grad(op, g, needed=_BOTH):
     x, y = op.inputs
-    gx = M.realdiv(g, y)
-    gy = M.negative(M.multiply(g, M.realdiv(M.realdiv(x, y), y)))
+    gx = M.realdiv(g, y) if needed[0] else None
+    gy = M.negative(M.multiply(g, M.realdiv(M.realdiv(x, y), y))) if needed[1] else None
     return _binary(op, gx, gy)
 
 
@@ -201,30 +216,41 @@ def _mm(a, b, ta, tb, batch):
     return M.matmul(a, b, transpose_a=ta, transpose_b=tb)
 
 
-def _matmul_grads(op, g, ta: bool, tb: bool, batch: bool):
+# (first operand, second operand, transpose flags) of each input's gradient, per
+# (transpose_a, transpose_b) of the forward matmul; "g" is the output's gradient.
+_MATMUL_RULES = {
+    (False, False): (("g", "b", False, True), ("a", "g", True, False)),
+    (False, True): (("g", "b", False, False), ("g", "a", True, False)),
+    (True, False): (("b", "g", False, True), ("a", "g", False, False)),
+    (True, True): (("b", "g", True, True), ("g", "a", True, True)),
+}
+
+
+def _matmul_grads(op, g, ta: bool, tb: bool, batch: bool, needed):
     a, b = op.inputs
-    if not ta and not tb:
-        ga, gb = _mm(g, b, False, True, batch), _mm(a, g, True, False, batch)
-    elif not ta and tb:
-        ga, gb = _mm(g, b, False, False, batch), _mm(g, a, True, False, batch)
-    elif ta and not tb:
-        ga, gb = _mm(b, g, False, True, batch), _mm(a, g, False, False, batch)
-    else:
-        ga, gb = _mm(b, g, True, True, batch), _mm(g, a, True, True, batch)
-    if batch:
-        ga, gb = reduce_to(ga, a), reduce_to(gb, b)
-    return [ga, gb]
+    named = {"a": a, "b": b, "g": g}
+    grads = []
+    for (x, y, tx, ty), x_in, need in zip(_MATMUL_RULES[(ta, tb)], (a, b), needed):
+        if not need:
+            grads.append(None)
+            continue
+        grad = _mm(named[x], named[y], tx, ty, batch)
+        grads.append(reduce_to(grad, x_in) if batch else grad)
+    return grads
 
 
 @RegisterGradient("MatMul")
-def _matmul_grad(op, g):
+@_takes_needed
+def _matmul_grad(op, g, needed=_BOTH):
     return _matmul_grads(op, g, bool(op.attrs.get("transpose_a")),
-                         bool(op.attrs.get("transpose_b")), False)
+                         bool(op.attrs.get("transpose_b")), False, needed)
 
 
 @RegisterGradient("BatchMatMulV2")
-def _batch_matmul_grad(op, g):
-    return _matmul_grads(op, g, bool(op.attrs.get("adj_x")), bool(op.attrs.get("adj_y")), True)
+@_takes_needed
+def _batch_matmul_grad(op, g, needed=_BOTH):
+    return _matmul_grads(op, g, bool(op.attrs.get("adj_x")), bool(op.attrs.get("adj_y")), True,
+                         needed)
 
 
 # -- reductions -----------------------------------------------------------------------

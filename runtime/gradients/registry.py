@@ -23,6 +23,10 @@ class OpRecord:
     ``inputs`` may hold ``VariableHandle``s: the variables an op reads
     (a ReadVariableOp, or an If/While/function whose body reads them).
     ``node`` is the graph node when the op was staged (for error messages).
+    ``resolve`` maps an output of ``node`` that the record does not list (the
+    accumulators a differentiated while loop adds to itself) to the tensor
+    standing for it where the gradient is being built; None means the node's
+    own graph (``SymbolicTensor(output)``).
     """
 
     op: str
@@ -31,6 +35,7 @@ class OpRecord:
     attrs: dict
     node: Any = None
     origin: Any = None  # the user's line, kept for ops without a gradient function
+    resolve: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,7 +95,7 @@ class GradientTape:
         self._call_reads: set = set()     # resources read by recorded tf.function calls
         self._watched: dict = {}          # graph: key -> watched tensor
         self._variables: dict = {}        # resource id -> watched Variable
-        self._intervals: list[list] = []  # graph: [start, end) spans of recorded nodes
+        self._intervals: list[list] = []  # graph: spans of recorded nodes (see _mark)
         self._is_recording = False
         self._used = False
 
@@ -114,13 +114,13 @@ class GradientTape:
 
     def _start(self) -> None:
         if self._graph is not None:
-            self._intervals.append([len(self._graph.nodes), None])
+            self._intervals.append([self._mark(), None])
         _activate(self)
         self._is_recording = True
 
     def _stop(self) -> None:
         if self._graph is not None and self._intervals and self._intervals[-1][1] is None:
-            self._intervals[-1][1] = len(self._graph.nodes)
+            self._intervals[-1][1] = self._mark()
         _deactivate(self)
         self._is_recording = False
 
@@ -295,7 +295,26 @@ class GradientTape:
 
     def _spans(self) -> list[tuple[int, int]]:
         end = len(self._graph.nodes)
-        return [(a, end if b is None else b) for a, b in self._intervals]
+        nodes = self._graph.nodes
+        where = {id(n): i for i, n in enumerate(nodes)}
+
+        def index(mark) -> int:
+            count, last = mark
+            if last is None:
+                return 0
+            i = where.get(id(last))
+            return count if i is None else i + 1
+        return [(index(a), len(nodes) if b is None else index(b)) for a, b in self._intervals]
+
+    def _mark(self) -> tuple:
+        """Where the graph ends now: its length and its last node.
+
+        A span is kept by its bounding nodes, not only by indices: the
+        gradient of a while loop inserts its accumulators' initial values
+        just before the loop, which shifts the indices of later nodes.
+        """
+        nodes = self._graph.nodes
+        return (len(nodes), nodes[-1] if nodes else None)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor: bool = True):

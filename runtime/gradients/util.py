@@ -7,26 +7,37 @@ from __future__ import annotations
 
 import numpy as np
 
+from graph import dtypes
 from runtime.gradients.registry import VariableHandle
 from runtime.ops import array_ops, math_ops
+from runtime.ops.core import apply_op
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor
 
 
 def add_all(grads: list):
-    """The sum of several gradients of one tensor."""
+    """The sum of several gradients of one tensor (element-wise for TensorLists)."""
     total = grads[0]
     for g in grads[1:]:
-        total = math_ops.add(total, g)
+        total = add(total, g)
     return total
 
 
+def add(a, b):
+    """``a + b`` for two gradients of one tensor; a TensorList's add element by element."""
+    if a.dtype is dtypes.variant:
+        return apply_op("TensorListBinaryAdd", [a, b], name="TensorListBinaryAdd")
+    return math_ops.add(a, b)
+
+
 def zeros_for(x):
-    """A zero gradient shaped like ``x`` (a tensor or a variable handle)."""
+    """A zero gradient shaped like ``x`` (a tensor, a TensorList or a variable handle)."""
     if isinstance(x, VariableHandle):
         if x.shape.is_fully_defined():
             return array_ops.zeros(x.shape.as_list(), dtype=x.dtype)
         raise ValueError("a zero gradient for a variable of unknown shape is not supported")
+    if x.dtype is dtypes.variant:
+        return apply_op("TensorListZerosLike", [x], name="TensorListZerosLike")
     return array_ops.zeros_like(x)
 
 
@@ -87,6 +98,8 @@ def reduce_to(g, x):
 def reduced_shape_grad(g, x, axis, keep_dims: bool):
     """``g`` (a reduction's gradient) broadcast back to ``x``'s shape."""
     rank = x.shape.rank
+    if not keep_dims and axis is None and rank is None:  # a scalar: broadcasts to any rank
+        return math_ops.add(g, array_ops.zeros_like(x))
     if not keep_dims:
         if axis is None:
             axes = list(range(rank)) if rank is not None else None
