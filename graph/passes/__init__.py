@@ -4,8 +4,9 @@ Every pass keeps node names and origins (errors still point at the user's
 line) and works on a private copy: ``optimize`` never changes the graph it is
 given, which a ConcreteFunction may still be showing to users.
 
-Each pass module has ``run(root) -> bool`` (rewrites a graph family it owns,
-in place; True when something changed) and a public function returning a
+Each pass module has ``run(root, graphs=None) -> bool`` (rewrites a graph
+family it owns, in place; True when something changed; ``graphs`` saves it
+walking the family again) and a public function returning a
 rewritten copy (``prune``, ``fold_constants``, ...).
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from graph.passes.cse import eliminate_common_subexpressions
 from graph.passes.hoisting import hoist_loop_invariants
 from graph.passes.identity import remove_identities
 from graph.passes.prune import prune
-from graph.passes.rewrite import copy_graph
+from graph.passes.rewrite import all_graphs, copy_graph
 
 Pass = Callable[[Graph], bool]
 
@@ -37,6 +38,7 @@ PASSES: dict[str, Pass] = {
     "cse": cse.run, "hoisting": hoisting.run, "prune": _prune.run,
 }  # by name, for callers that let users pick passes
 MAX_ROUNDS = 4
+_TAKES_GRAPHS = frozenset(PASSES.values())  # passes whose run accepts the family's graphs
 
 
 def optimize(graph: Graph, passes: Sequence[Pass] = DEFAULT) -> Graph:
@@ -46,9 +48,11 @@ def optimize(graph: Graph, passes: Sequence[Pass] = DEFAULT) -> Graph:
     """
     graph = copy_graph(graph, library=False)
     for _ in range(MAX_ROUNDS):
+        # No pass adds or drops sub-graphs except prune (last): one walk serves a round.
+        graphs = all_graphs(graph)
         changed = False
         for run in passes:
-            changed |= bool(run(graph))
+            changed |= bool(run(graph, graphs) if run in _TAKES_GRAPHS else run(graph))
         if not changed:
             break
     return graph

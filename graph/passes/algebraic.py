@@ -73,9 +73,10 @@ def simplify_in_place(graph: Graph) -> bool:
     return bool(dead)
 
 
-def run(root: Graph) -> bool:
+def run(root: Graph, graphs: list[Graph] | None = None) -> bool:
+    """Rewrites ``root``'s family in place (``graphs``: its graphs, when the caller has them)."""
     changed = False
-    for g in all_graphs(root):
+    for g in all_graphs(root) if graphs is None else graphs:
         changed |= simplify_in_place(g)
     return changed
 

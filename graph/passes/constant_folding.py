@@ -56,9 +56,10 @@ def fold_in_place(graph: Graph) -> bool:
     return changed
 
 
-def run(root: Graph) -> bool:
+def run(root: Graph, graphs: list[Graph] | None = None) -> bool:
+    """Rewrites ``root``'s family in place (``graphs``: its graphs, when the caller has them)."""
     changed = False
-    for g in all_graphs(root):
+    for g in all_graphs(root) if graphs is None else graphs:
         changed |= fold_in_place(g)
     return changed
 

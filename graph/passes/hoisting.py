@@ -133,20 +133,22 @@ def hoist_in_place(graph: Graph, shared: set[int]) -> bool:
     return changed
 
 
-def _shared_bodies(root: Graph) -> set[int]:
+def _shared_bodies(root: Graph, graphs: list[Graph] | None = None) -> set[int]:
     """ids of sub-graphs that more than one node refers to (never rewritten)."""
     count: dict[int, int] = {}
-    for g in all_graphs(root):
+    for g in all_graphs(root) if graphs is None else graphs:
         for node in g.nodes:
             for sub in subgraphs(node):
                 count[id(sub)] = count.get(id(sub), 0) + 1
     return {k for k, v in count.items() if v > 1}
 
 
-def run(root: Graph) -> bool:
-    shared = _shared_bodies(root)
+def run(root: Graph, graphs: list[Graph] | None = None) -> bool:
+    """Hoists in ``root``'s family (``graphs``: its graphs innermost first, if known)."""
+    graphs = all_graphs(root) if graphs is None else graphs
+    shared = _shared_bodies(root, graphs)
     changed = False
-    for g in all_graphs(root):  # innermost first: inner loops hoist into outer bodies
+    for g in graphs:  # innermost first: inner loops hoist into outer bodies
         changed |= hoist_in_place(g, shared)
     return changed
 

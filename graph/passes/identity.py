@@ -46,9 +46,10 @@ def _expand(controls, noops):
     return result
 
 
-def run(root: Graph) -> bool:
+def run(root: Graph, graphs: list[Graph] | None = None) -> bool:
+    """Rewrites ``root``'s family in place (``graphs``: its graphs, when the caller has them)."""
     changed = False
-    for g in all_graphs(root):
+    for g in all_graphs(root) if graphs is None else graphs:
         changed |= remove_identities_in_place(g)
     return changed
 

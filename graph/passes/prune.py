@@ -29,9 +29,10 @@ def prune_library(root: Graph) -> None:
         del root.library[name]
 
 
-def run(root: Graph) -> bool:
+def run(root: Graph, graphs: list[Graph] | None = None) -> bool:
+    """Rewrites ``root``'s family in place (``graphs``: its graphs, when the caller has them)."""
     changed = False
-    for g in all_graphs(root):
+    for g in all_graphs(root) if graphs is None else graphs:
         changed |= prune_in_place(g)
     prune_library(root)
     return changed
