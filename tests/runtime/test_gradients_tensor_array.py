@@ -254,6 +254,51 @@ def test_a_carried_array_nobody_differentiates_costs_no_backward_state():
     assert carried.count("variant") == 1  # the accumulator of y, not the log's gradient
 
 
+def test_second_derivative_of_a_dynamic_rnn():
+    """Hessian-vector product through a loop carrying a TensorArray, against differences
+    of the analytic first derivative."""
+    x0, h0, w0, u0 = rnn_args()
+
+    def first(w):
+        with GradientTape() as tape:
+            tape.watch(w)
+            loss = tf.reduce_sum(dynamic_rnn(tf.constant(x0), tf.constant(h0), w,
+                                             tf.constant(u0)) ** 2.0)
+        return tape.gradient(loss, w)
+
+    v = RNG.uniform(-1, 1, w0.shape)
+
+    def hvp(w):
+        with GradientTape() as outer:
+            outer.watch(w)
+            g = first(w)
+            gv = tf.reduce_sum(g * tf.constant(v))
+        return outer.gradient(gv, w)
+
+    eps = 1e-5
+    expected = (first(tf.constant(w0 + eps * v)).numpy() -
+                first(tf.constant(w0 - eps * v)).numpy()) / (2 * eps)
+    np.testing.assert_allclose(staged(hvp, w0), expected, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(hvp(tf.constant(w0)).numpy(), expected, rtol=1e-5, atol=1e-7)
+
+
+def test_third_derivative_through_a_staged_loop():
+    def third(x):
+        with GradientTape() as t3:
+            t3.watch(x)
+            with GradientTape() as t2:
+                t2.watch(x)
+                with GradientTape() as t1:
+                    t1.watch(x)
+                    y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), [0, x])[1]
+                    y_total = tf.reduce_sum(y)
+                g1_total = tf.reduce_sum(t1.gradient(y_total, x))
+            g2_total = tf.reduce_sum(t2.gradient(g1_total, x))
+        return t3.gradient(g2_total, x)
+    x = np.array([1.5, -0.5])
+    np.testing.assert_allclose(staged(third, x), 24 * x)
+
+
 # -- the gradient ops themselves -------------------------------------------------------
 
 def _list(values):
