@@ -158,6 +158,32 @@ def reads(node) -> set[str]:
     return names
 
 
+def loads_name(node, name: str) -> bool:
+    """Whether ``node`` (or a list of nodes) loads ``name`` anywhere, nested scopes included.
+
+    For the converter's own flags: their names are fresh, so any load is a read of the flag,
+    and the walk can stop at the first one (``name in reads(node)`` computes every name).
+    """
+    stack = list(node) if isinstance(node, list) else [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.Name):
+            if n.id == name and not isinstance(n.ctx, (gast.Store, gast.Param)):
+                return True
+            continue
+        if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name) \
+                and n.target.id == name:
+            return True
+        if isinstance(n, gast.Constant):
+            continue
+        for v in n.__dict__.values():
+            if isinstance(v, list):
+                stack.extend(c for c in v if isinstance(c, gast.AST))
+            elif isinstance(v, gast.AST):
+                stack.append(v)
+    return False
+
+
 _NO_ENTER = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _DEFS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 

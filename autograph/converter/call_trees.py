@@ -43,14 +43,14 @@ class CallTreeTransformer(Transformer):
         self.generic_visit(node)
         if self._plain(node.func):
             return node
-        args = gast.Tuple(elts=node.args, ctx=gast.Load())
+        args = templates.make(gast.Tuple, elts=node.args, ctx=templates.LOAD)
         if node.keywords:
             kwargs = gast.Dict(
-                keys=[None if k.arg is None else gast.Constant(value=k.arg, kind=None)
+                keys=[None if k.arg is None else templates.constant(k.arg)
                       for k in node.keywords],
                 values=[k.value for k in node.keywords])
         else:
-            kwargs = gast.Constant(value=None, kind=None)
+            kwargs = templates.constant(None)
         new = templates.replace_as_expression("ag__.converted_call(func, args, kwargs)",
                                               func=node.func, args=args, kwargs=kwargs)
         return templates.located(new, node)

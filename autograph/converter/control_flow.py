@@ -13,23 +13,23 @@ import gast
 
 from autograph.converter import state as st
 from autograph.converter import templates
-from autograph.converter.activity import reads
+from autograph.converter.activity import loads_name
 from autograph.converter.dataflow import FunctionAnalysis
 from autograph.converter.transformer import StatementTransformer, user_functions
 
 
-class _LoadChecks(gast.NodeTransformer):
-    """Wraps loads of maybe-unassigned names in ``ag__.ld``."""
-
-    def visit_Name(self, node):
-        if getattr(node, "ag_maybe_undefined", False):
-            return templates.located(templates.replace_as_expression("ag__.ld(x)", x=node), node)
-        return node
-
-    def visit_FunctionDef(self, node):
-        return node  # nested functions are checked with their own analysis
-
-    visit_Lambda = visit_ClassDef = visit_FunctionDef
+def _check_loads(names: list) -> None:
+    """Each load of a maybe-unassigned name becomes ``ag__.ld(name)``, in place (the analysis
+    found the nodes: no walk to find their parents)."""
+    for node in names:
+        if not isinstance(node, gast.Name):
+            continue  # found twice, already wrapped
+        inner = templates.make(gast.Name, **node.__dict__)
+        call = templates.replace_as_expression("ag__.ld(x)", x=inner)
+        node.__class__ = gast.Call
+        d = node.__dict__
+        d.clear()
+        d.update(call.__dict__)
 
 
 def _without_stores(block: list, names: set) -> list:
@@ -47,7 +47,7 @@ def _without_stores(block: list, names: set) -> list:
 
 
 def _reads_name(stmts: list, name: str) -> bool:
-    return name in reads(stmts)  # (reads also sees the extra tests attached to for loops)
+    return loads_name(stmts, name)  # a flag: a fresh name (sees for loops' extra tests too)
 
 
 class ControlFlowTransformer(StatementTransformer):
@@ -56,6 +56,8 @@ class ControlFlowTransformer(StatementTransformer):
         self.fa = fa
         self.enclosing: list[set] = [set()]  # state names of the generated functions we are in
         self.in_try = 0  # inside the body of a `try` that has `except` handlers
+        self.in_with = 0  # context managers of the `with` statements we are inside
+        self.with_marks = 0  # statements told they are inside a `with`
 
     def visit_Try(self, node):
         if node.handlers:
@@ -71,11 +73,30 @@ class ControlFlowTransformer(StatementTransformer):
             h.body = self.visit_block(h.body)
         return node
 
+    def visit_With(self, node):
+        self.in_with += len(node.items)
+        marks = self.with_marks
+        try:
+            node.body = self.visit_block(node.body)
+        finally:
+            self.in_with -= len(node.items)
+        if self.with_marks != marks:  # control flow inside: the operators check the managers
+            for item in node.items:
+                item.context_expr = templates.replace_as_expression(
+                    "ag__.with_context(cm)", cm=item.context_expr)
+        return node
+
     def _mark_try(self, call: list) -> list:
-        """Tells the operator it runs inside try/except (it cannot stage there)."""
+        """Tells the operator it runs inside try/except (it cannot stage there), or inside
+        ``with`` statements (it checks their context managers when it stages)."""
+        keywords = call[0].value.keywords
         if self.in_try:
-            call[0].value.keywords.append(
-                gast.keyword(arg="inside_try", value=gast.Constant(value=True, kind=None)))
+            keywords.append(
+                templates.make(gast.keyword, arg="inside_try", value=templates.constant(True)))
+        if self.in_with:
+            self.with_marks += 1
+            keywords.append(templates.make(gast.keyword, arg="inside_with",
+                                           value=templates.constant(self.in_with)))
         return call
 
     @staticmethod
@@ -85,7 +106,8 @@ class ControlFlowTransformer(StatementTransformer):
         if appends:
             lists = [n for n in names if n in appends]
             if lists:
-                call[0].value.keywords.append(gast.keyword(arg="lists", value=st.names_tuple(lists)))
+                call[0].value.keywords.append(
+                    templates.make(gast.keyword, arg="lists", value=st.names_tuple(lists)))
         return call
 
     def _visit_inside(self, block: list, names) -> list:
@@ -124,7 +146,7 @@ class ControlFlowTransformer(StatementTransformer):
         branches = []
         for block, base in ((node.body, "if_body"), (node.orelse, "else_body")):
             if all(isinstance(s, gast.Pass) for s in block):
-                branches.append(gast.Constant(value=None, kind=None))
+                branches.append(templates.constant(None))
                 continue
             fn_name = namer.new(base)
             stmts.append(st.function(fn_name, [], decls, block))
@@ -138,7 +160,7 @@ class ControlFlowTransformer(StatementTransformer):
                 template = "ag__.if_stmt(test, body, orelse, get_state, set_state, names, nouts)"
             call = templates.replace(template, get_state=get_name, set_state=set_name,
                                      names=st.names_tuple(names),
-                                     nouts=gast.Constant(value=len(outputs), kind=None),
+                                     nouts=templates.constant(len(outputs)),
                                      **call_args)
         else:
             call = templates.replace("ag__.if_stmt(test, body, orelse)", **call_args)
@@ -200,7 +222,7 @@ class ControlFlowTransformer(StatementTransformer):
             param = namer.new("itr")
             body = templates.replace("target = itr", target=node.target, itr=param) + node.body
         stmts = [st.function(body_name, [param], decls, body)]
-        extra_name = gast.Constant(value=None, kind=None)
+        extra_name = templates.constant(None)
         if extra is not None:
             extra_name = namer.new("extra_test")
             stmts.append(st.function(extra_name, [], [],
@@ -213,8 +235,7 @@ class ControlFlowTransformer(StatementTransformer):
 def transform(tree, ctx):
     for fn in user_functions(tree, ctx):
         fa = FunctionAnalysis(fn, walrus=ctx.namer.has_walrus)
-        if fa.flagged_loads:
-            fn.body = [_LoadChecks().visit(s) for s in fn.body]
+        _check_loads(fa.flagged_loads)
         fn.body = ControlFlowTransformer(ctx, fa).visit_block(fn.body)
     return tree
 

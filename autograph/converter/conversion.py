@@ -10,7 +10,9 @@ The order matters and is fixed:
 7. ``control_flow``: ``if``/``while``/``for`` (with dataflow analysis of the
    code as it is now, and ``ag__.ld`` on maybe-unassigned loads).
 8. ``conditional_expressions``, 9. ``logical_expressions``: expression-level
-   rewrites, last, so that the analyses see plain expressions.
+   rewrites, last, so that the analyses see plain expressions. The calls walk
+   already visits every expression, so it records these nodes, and they are
+   rewritten in place at the end instead of walking the (by then larger) tree again.
 """
 from __future__ import annotations
 
@@ -24,21 +26,52 @@ from autograph.converter import (asserts, break_statements, call_trees,
                                  templates)
 from autograph.converter.naming import Namer
 from autograph.converter.parser import Source, parse_function
-from autograph.converter.transformer import Context
+from autograph.converter.transformer import Context, Transformer
 from autograph.converter.unparse import unparse
 
 PASSES = (break_statements, continue_statements, return_statements, asserts, call_trees,
           control_flow, conditional_expressions, logical_expressions)
 
 
+class _RecordsExpressions(Transformer):
+    """Part of the calls walk: records the nodes passes 8 and 9 rewrite, innermost first."""
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        self.ctx.expressions.append(node)
+        return node
+
+    visit_BoolOp = visit_IfExp
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, gast.Not):
+            self.ctx.expressions.append(node)
+        return node
+
+
 class _AssertsAndCalls(lists.ListAppendTransformer, call_trees.CallTreeTransformer,
-                       asserts.AssertTransformer):
+                       asserts.AssertTransformer, _RecordsExpressions):
     """Passes 5 and 6 in one walk (they rewrite disjoint nodes; asserts see converted calls)."""
 
 
-class _Expressions(conditional_expressions.ConditionalExpressionTransformer,
-                   logical_expressions.LogicalExpressionTransformer):
-    """Passes 8 and 9 in one walk (they rewrite disjoint nodes)."""
+_REWRITTEN = (gast.IfExp, gast.BoolOp, gast.UnaryOp)
+
+
+def _rewrite_expressions(nodes: list) -> None:
+    """Passes 8 and 9: each recorded node becomes its replacement, in place (the replacement
+    holds the node's operands, which are converted already or later in place too)."""
+    for node in nodes:
+        if not isinstance(node, _REWRITTEN):
+            continue  # recorded twice (a node shared by two parents), already rewritten
+        if isinstance(node, gast.IfExp):
+            new = conditional_expressions.replacement(node)
+        else:
+            new = logical_expressions.replacement(node)
+        node.__class__ = new.__class__
+        d = node.__dict__
+        d.clear()
+        d.update(new.__dict__)
 
 
 def _run_passes(node, ctx):
@@ -46,7 +79,8 @@ def _run_passes(node, ctx):
         node = converter.transform(node, ctx)
     node = _AssertsAndCalls(ctx, call_trees.shadowed_builtins(ctx)).visit(node)
     node = control_flow.transform(node, ctx)
-    return _Expressions(ctx).visit(node)
+    _rewrite_expressions(ctx.expressions)
+    return node
 
 
 @dataclass(frozen=True)

@@ -44,10 +44,14 @@ class FunctionAnalysis:
     def __init__(self, fn, walrus: bool = True):
         self._walrus = walrus  # False: the code has no `:=`, expressions assign nothing
         self._modified: dict = {}
-        self.flagged_loads = 0
+        self.flagged_loads: list = []  # loads of locals that may be unassigned (for ag__.ld)
         self.globals, self.nonlocals = scope_declarations(fn)
         self.params = set(_params(fn))
-        self.locals = (set(modified_names(fn.body)) | self.params) - self.globals - self.nonlocals
+        self._reads: dict = {}
+        assigned = set()
+        for stmt in fn.body:
+            assigned.update(self.modified(stmt))  # memoized: the state selection reuses it
+        self.locals = (assigned | self.params) - self.globals - self.nonlocals
         # Names whose value can be observed after the function returns, or by closures.
         self.escaping = self.globals | self.nonlocals | nested_scope_reads(fn)
         self._live_block(fn.body, set(self.escaping))
@@ -91,6 +95,42 @@ class FunctionAnalysis:
         self._modified[key] = found
         return found
 
+    def reads(self, node) -> set:
+        """``activity.reads`` of a statement or expression, memoized (loop bodies are analysed
+        until a fixpoint, nested loops many times). The result must not be changed."""
+        return self._scan(node)[1]
+
+    def _scan(self, node) -> tuple[list, set]:
+        """(the ``Name`` loads in ``node`` outside nested scopes, every name ``node`` reads):
+        one walk serves liveness (the names) and the definedness marks (the loads)."""
+        found = self._reads.get(id(node))
+        if found is not None:
+            return found
+        loads: list = []
+        names: set = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, gast.Name):
+                if not isinstance(n.ctx, (gast.Store, gast.Param)):
+                    loads.append(n)
+                    names.add(n.id)
+                continue
+            if isinstance(n, gast.Constant):
+                continue
+            if isinstance(n, _NESTED):
+                names |= reads(n)
+                continue
+            if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name):
+                names.add(n.target.id)
+            for v in n.__dict__.values():
+                if isinstance(v, list):
+                    stack.extend(c for c in v if isinstance(c, gast.AST))
+                elif isinstance(v, gast.AST):
+                    stack.append(v)
+        found = self._reads[id(node)] = (loads, names)
+        return found
+
     # -- liveness (backward) ----------------------------------------------------------------
 
     def _live_block(self, stmts, out: set) -> set:
@@ -104,15 +144,15 @@ class FunctionAnalysis:
             s.ag_live_out = out
             s.ag_live_body_in = self._live_block(s.body, out)
             s.ag_live_orelse_in = self._live_block(s.orelse, out)
-            return reads(s.test) | s.ag_live_body_in | s.ag_live_orelse_in
+            return self.reads(s.test) | s.ag_live_body_in | s.ag_live_orelse_in
         if isinstance(s, (gast.While, gast.For)):
             s.ag_live_out = out
             if isinstance(s, gast.While):
-                test, kills, entry = reads(s.test), set(), set()
+                test, kills, entry = self.reads(s.test), set(), set()
             else:
                 extra = getattr(s, "ag_extra_test", None)
-                test = reads(extra) if extra is not None else set()
-                kills, entry = set(target_names(s.target, [])), reads(s.iter)
+                test = self.reads(extra) if extra is not None else set()
+                kills, entry = set(target_names(s.target, [])), self.reads(s.iter)
             orelse = self._live_block(s.orelse, out)
             head = test | out | orelse
             for _ in range(len(s.body) + 8):
@@ -139,13 +179,13 @@ class FunctionAnalysis:
             body_in = self._live_block(s.body, orelse | handlers | final)
             return body_in | handlers | final
         if isinstance(s, (gast.Return, gast.Raise)):
-            return reads(s) | self.escaping
+            return self.reads(s) | self.escaping
         if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            return (out - {s.name}) | reads(s)
+            return (out - {s.name}) | self.reads(s)
         if isinstance(s, (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.Import,
                           gast.ImportFrom, gast.Delete)):
-            return (out - set(self.modified(s))) | reads(s)
-        return out | reads(s)
+            return (out - set(self.modified(s))) | self.reads(s)
+        return out | self.reads(s)
 
     # -- definedness (forward) --------------------------------------------------------------
     # A set of surely-defined names; None means "unreachable" (everything counts as defined).
@@ -208,8 +248,8 @@ class FunctionAnalysis:
         if d is None:
             return None
         if isinstance(s, gast.Delete):
-            return d - set(modified_names(s))
-        return d | set(modified_names(s))
+            return d - set(self.modified(s))
+        return d | set(self.modified(s))
 
     # -- possibly defined (forward): names with some assignment reaching here --------------
 
@@ -243,17 +283,10 @@ class FunctionAnalysis:
         return d | set(self.modified(s))
 
     def _mark(self, node, defined):
-        """Marks loads in ``node`` (outside nested scopes) of locals that may be unassigned."""
+        """Records loads in ``node`` (outside nested scopes) of locals that may be unassigned."""
         if defined is None:
             return
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, gast.Name):
-                if isinstance(n.ctx, gast.Load) and n.id in self.locals and n.id not in defined:
-                    n.ag_maybe_undefined = True
-                    self.flagged_loads += 1
-                continue
-            if isinstance(n, _NESTED):
-                continue
-            stack.extend(gast.iter_child_nodes(n))
+        local = self.locals
+        for n in self._scan(node)[0]:
+            if n.id in local and n.id not in defined and isinstance(n.ctx, gast.Load):
+                self.flagged_loads.append(n)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gast
 
 from autograph.converter import templates
-from autograph.converter.transformer import user_functions
 
 
 def _as_function(lam: gast.Lambda, name: str) -> gast.FunctionDef:
@@ -22,31 +21,46 @@ def _as_function(lam: gast.Lambda, name: str) -> gast.FunctionDef:
     return fn
 
 
-def _check_generators(fn, ctx) -> None:
-    stack = list(fn.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (gast.Yield, gast.YieldFrom)):
-            raise ctx.error(node, "a generator function (one that uses `yield`) cannot be "
-                                  "converted into a graph. Return the values instead (for "
-                                  "example collect them in a tf.TensorArray), or call the "
-                                  "generator outside tf.function.")
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
-                             gast.ClassDef)):
-            continue
-        stack.extend(gast.iter_child_nodes(node))
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
-def _fix_super(fn) -> None:
+def _first_param(fn):
     args = fn.args.posonlyargs + fn.args.args
-    if not args:
-        return
-    self_name = args[0].id
-    for node in gast.walk(fn):
-        if (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
-                and node.func.id == "super" and not node.args and not node.keywords):
+    return args[0].id if args else None
+
+
+def _check_and_fix(fn, ctx) -> None:
+    """One walk of the whole tree: ``yield`` in ``fn`` itself (not in nested scopes) is an
+    error; zero-argument ``super()`` gets ``__class__`` and the first parameter of the
+    outermost function around it that has parameters."""
+    yields = []
+    stack = [(child, True, _first_param(fn)) for child in fn.body]
+    while stack:
+        node, top, self_name = stack.pop()
+        if isinstance(node, (gast.Name, gast.Constant)):
+            continue
+        if isinstance(node, (gast.Yield, gast.YieldFrom)) and top:
+            yields.append(node)
+        elif (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
+              and node.func.id == "super" and not node.args and not node.keywords
+              and self_name is not None):
             node.args = [templates.name("__class__"), templates.name(self_name)]
             templates.located(node.args, node)
+        elif isinstance(node, _SCOPES):
+            top = False
+            if self_name is None and isinstance(node, gast.FunctionDef):
+                self_name = _first_param(node)
+        for v in node.__dict__.values():
+            if isinstance(v, list):
+                stack.extend((c, top, self_name) for c in v if isinstance(c, gast.AST))
+            elif isinstance(v, gast.AST):
+                stack.append((v, top, self_name))
+    if yields:
+        first = min(yields, key=lambda n: (n.lineno, n.col_offset))
+        raise ctx.error(first, "a generator function (one that uses `yield`) cannot be "
+                               "converted into a graph. Return the values instead (for "
+                               "example collect them in a tf.TensorArray), or call the "
+                               "generator outside tf.function.")
 
 
 def transform(node, ctx):
@@ -54,9 +68,7 @@ def transform(node, ctx):
     if isinstance(node, gast.Lambda):
         node = _as_function(node, "tf__lambda")
     else:
-        _check_generators(node, ctx)
         node.decorator_list = []
         node.name = "tf__" + node.name
-    for fn in user_functions(node):
-        _fix_super(fn)
+    _check_and_fix(node, ctx)
     return node

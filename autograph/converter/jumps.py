@@ -13,7 +13,7 @@ from typing import Callable
 import gast
 
 from autograph.converter import templates
-from autograph.converter.activity import reads
+from autograph.converter.activity import loads_name
 
 NONE, MAYBE, ALWAYS = 0, 1, 2
 _LOOPS = (gast.While, gast.For)
@@ -147,7 +147,7 @@ def add_loop_condition(loop, flag: str) -> None:
 def remove_unread_flag(fn, flag: str) -> None:
     """Deletes the assignments to ``flag`` when nothing reads it."""
     body = fn.body if isinstance(fn, (gast.FunctionDef, gast.Lambda)) else [fn]
-    if flag in reads(body):  # (reads also sees the extra tests attached to for loops)
+    if loads_name(body, flag):  # (the walk also sees the extra tests attached to for loops)
         return
     blocks = [fn]
     for node in blocks:

@@ -94,10 +94,7 @@ class ListAppendTransformer(Transformer):
     def visit_If(self, node):
         return self._compound(node, self.generic_visit)
 
-    visit_While = visit_If
-
-    def visit_For(self, node):
-        return self._compound(node, super().visit_For)
+    visit_While = visit_For = visit_If
 
     def visit_Expr(self, node):
         name = _append_target(node)

@@ -10,7 +10,6 @@ point at the user's file:line).
 """
 from __future__ import annotations
 
-import ast
 import itertools
 import linecache
 import textwrap
@@ -18,9 +17,9 @@ import threading
 import types
 from dataclasses import dataclass
 
-import gast
 
 from autograph.converter.conversion import ConvertedSource
+from autograph.converter.unparse import unparse_with_lines
 from graph.ir import Origin
 from runtime.origin import register_source_map
 
@@ -37,40 +36,34 @@ class LoadedCode:
     text: str
 
 
-def _statements(tree, module) -> list:
-    return [n for n in module.walk(tree) if isinstance(n, module.stmt)]
-
-
 def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...]) -> LoadedCode:
     params = ", ".join(["ag__"] + [v for v in freevars if v != "ag__"])
-    body = textwrap.indent(converted.code(), "    ")
+    source, lines = unparse_with_lines(converted.tree)
+    body = textwrap.indent(source + "\n", "    ")
     text = (f"def create_converted_entity({params}):\n{body}"
             f"    return {converted.name}\n")
     with _lock:
         filename = f"<autograph generated {converted.source.function_name} #{next(_counter)}>"
-    parsed = ast.parse(text, filename)
-    register_source_map(filename, _source_map(converted, parsed.body[0].body[0]))
+    register_source_map(filename, source_map(converted, lines, 1))
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    code = compile(parsed, filename, "exec")
+    code = compile(text, filename, "exec")
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts
                  if isinstance(c, types.CodeType) and c.co_name == converted.name)
     return LoadedCode(inner, filename, text)
 
 
-def _source_map(converted: ConvertedSource, parsed_fn) -> dict[int, Origin]:
-    """Generated line → user origin, pairing the statements of the two trees in order."""
+def source_map(converted: ConvertedSource, lines: list, offset: int) -> dict[int, Origin]:
+    """Generated line → user origin: ``lines`` are ``unparse_with_lines``'s (line, statement)
+    pairs, ``offset`` the number of lines above the converted ``def`` in the compiled text."""
     src = converted.source
     mapping: dict[int, Origin] = {}
-    pairs = zip(_statements(converted.tree, gast), _statements(parsed_fn, ast))
-    for before, after in pairs:
-        if type(before).__name__ != type(after).__name__:
-            break
-        line = getattr(before, "lineno", None)
-        if line is None or after.lineno in mapping:
+    for generated, stmt in lines:
+        line = getattr(stmt, "lineno", None)
+        if line is None or generated + offset in mapping:
             continue
-        mapping[after.lineno] = Origin(src.filename, src.file_line(line), src.function_name,
-                                       src.line_text(line))
+        mapping[generated + offset] = Origin(src.filename, src.file_line(line),
+                                             src.function_name, src.line_text(line))
     return mapping
 
 

@@ -12,22 +12,27 @@ from autograph.converter import templates
 from autograph.converter.transformer import Transformer
 
 
+def replacement(node):
+    """The call replacing a ``BoolOp`` or ``not`` ``node`` (operands already converted)."""
+    if isinstance(node, gast.UnaryOp):
+        return templates.replace_as_expression("ag__.not_(a)", a=node.operand)
+    op = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
+    result = node.values[-1]
+    for value in reversed(node.values[:-1]):
+        result = templates.replace_as_expression(f"{op}(lambda: a, lambda: b)", a=value, b=result)
+    return result
+
+
 class LogicalExpressionTransformer(Transformer):
     def visit_BoolOp(self, node):
         self.generic_visit(node)
-        op = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
-        result = node.values[-1]
-        for value in reversed(node.values[:-1]):
-            result = templates.replace_as_expression(f"{op}(lambda: a, lambda: b)",
-                                                     a=value, b=result)
-        return templates.located(result, node)
+        return replacement(node)
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if not isinstance(node.op, gast.Not):
             return node
-        return templates.located(templates.replace_as_expression("ag__.not_(a)", a=node.operand),
-                                 node)
+        return replacement(node)
 
 
 def transform(tree, ctx):

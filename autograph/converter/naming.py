@@ -9,6 +9,7 @@ class Namer:
 
     def __init__(self, tree):
         self.used: set[str] = set()
+        self._next: dict[str, int] = {}
         self.bound: set[str] = set()  # names the code assigns (can shadow builtins)
         self.functions: list = []  # the user's function definitions, outermost first
         self.has_delete = False
@@ -42,10 +43,12 @@ class Namer:
         self.functions.sort(key=lambda f: (f.col_offset, f.lineno))
 
     def new(self, base: str) -> str:
-        name, i = base, 0
+        i = self._next.get(base, 0)  # names of a base are handed out in order: resume there
+        name = base if i == 0 else f"{base}_{i}"
         while name in self.used:
             i += 1
             name = f"{base}_{i}"
+        self._next[base] = i + 1
         self.used.add(name)
         return name
 

@@ -65,8 +65,9 @@ def symbol_expr(symbol: str, store: bool = False):
 def accessors(names, fa: FunctionAnalysis, namer) -> tuple[list, str, str]:
     """``def get_state(): ...`` and ``def set_state(vars_): ...`` for ``names``."""
     get_name, set_name = namer.new("get_state"), namer.new("set_state")
-    values = gast.Tuple(elts=[symbol_expr(n) for n in names], ctx=gast.Load())
-    targets = gast.Tuple(elts=[symbol_expr(n, store=True) for n in names], ctx=gast.Store())
+    values = templates.make(gast.Tuple, elts=[symbol_expr(n) for n in names], ctx=templates.LOAD)
+    targets = templates.make(gast.Tuple, elts=[symbol_expr(n, store=True) for n in names],
+                             ctx=templates.STORE)
     getter = templates.replace("def get_state():\n    return values",
                                get_state=get_name, values=values)
     if len(names) == 1:  # `x = vars_[0]` reads better than `x, = vars_`
@@ -90,14 +91,14 @@ def undefined_inits(names, defined, fa: FunctionAnalysis) -> list:
         if is_composite(n) or n in defined or n in fa.globals or n in fa.nonlocals:
             continue
         out.extend(templates.replace("name = ag__.Undefined(label)", name=n,
-                                     label=gast.Constant(value=n, kind=None)))
+                                     label=templates.constant(n)))
     return out
 
 
 def function(name: str, params: list[str], decls: list, body: list) -> gast.FunctionDef:
     fn = templates.replace("def f():\n    decls\n    body", f=name, decls=decls, body=body)[0]
-    fn.args.args = [gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
-                    for p in params]
+    fn.args.args = [templates.make(gast.Name, id=p, ctx=templates.PARAM, annotation=None,
+                                   type_comment=None) for p in params]
     fn.ag_generated = True
     return fn
 
@@ -110,4 +111,5 @@ def mark_generated(stmts: list) -> list:
 
 
 def names_tuple(names) -> gast.Tuple:
-    return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())
+    return templates.make(gast.Tuple, elts=[templates.constant(n) for n in names],
+                          ctx=templates.LOAD)

@@ -31,26 +31,41 @@ def clone(node):
 
 def _set_store(node):
     if isinstance(node, (gast.Name, gast.Attribute, gast.Subscript, gast.Starred)):
-        node.ctx = gast.Store()
+        node.ctx = STORE
         if isinstance(node, gast.Starred):
             _set_store(node.value)
     elif isinstance(node, (gast.Tuple, gast.List)):
-        node.ctx = gast.Store()
+        node.ctx = STORE
         for e in node.elts:
             _set_store(e)
     return node
 
 
+LOAD, STORE, PARAM = gast.Load(), gast.Store(), gast.Param()  # stateless: shared
+
+
+def make(cls, **fields):
+    """``cls(**fields)`` without gast's generic constructor (several times slower); every
+    field must be given."""
+    n = cls.__new__(cls)
+    n.__dict__.update(fields)
+    return n
+
+
 def name(id_: str, store: bool = False) -> gast.Name:
-    return gast.Name(id=id_, ctx=gast.Store() if store else gast.Load(), annotation=None,
-                     type_comment=None)
+    return make(gast.Name, id=id_, ctx=STORE if store else LOAD, annotation=None,
+                type_comment=None)
+
+
+def constant(value) -> gast.Constant:
+    return make(gast.Constant, value=value, kind=None)
 
 
 def _as_expr(value, ctx):
     if isinstance(value, str):
-        return gast.Name(id=value, ctx=ctx, annotation=None, type_comment=None)
+        return make(gast.Name, id=value, ctx=ctx, annotation=None, type_comment=None)
     if isinstance(value, (list, tuple)):
-        return gast.Tuple(elts=[_as_expr(v, gast.Load()) for v in value], ctx=ctx)
+        return make(gast.Tuple, elts=[_as_expr(v, LOAD) for v in value], ctx=ctx)
     if isinstance(ctx, gast.Store):
         _set_store(value)
     return value
@@ -65,7 +80,10 @@ def _names(names: list, r: dict) -> list:
 
 
 def _substitute(node, r: dict):
-    """``node`` with placeholders replaced; a list result is spliced into its block."""
+    """``node`` with placeholders replaced; a list result is spliced into its block.
+
+    The reference semantics of templates; ``replace`` runs the same rules compiled (below).
+    """
     if isinstance(node, gast.Name):
         return _as_expr(r[node.id], node.ctx) if node.id in r else node
     if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name) \
@@ -107,8 +125,107 @@ def _parse(template: str) -> list:
     return tree
 
 
+# -- compiled templates ---------------------------------------------------------------------
+# Cloning a parsed template and then walking the clone to substitute costs two walks per use;
+# the converter uses ~80 templates per function. Each template is compiled once into a Python
+# function that builds a fresh tree with the substitutions in place, in one go.
+
+_BUILDERS: dict = {}
+_MISSING = object()
+
+
+def _node(cls, fields: dict):
+    n = cls.__new__(cls)
+    n.__dict__.update(fields)
+    return n
+
+
+def _name(r: dict, id_: str, ctx):
+    v = r.get(id_, _MISSING)
+    if v is _MISSING:
+        n = gast.Name.__new__(gast.Name)
+        n.__dict__.update(id=id_, ctx=ctx, annotation=None, type_comment=None)
+        return n
+    return _as_expr(v, ctx)
+
+
+def _expr(r: dict, id_: str, ctx):
+    """The statement ``id_`` alone: a block or statement spliced in, else an expression."""
+    v = r.get(id_, _MISSING)
+    if isinstance(v, (list, gast.stmt)):
+        return v
+    return _node(gast.Expr, {"value": _name(r, id_, ctx)})
+
+
+def _decl(cls, names: list, r: dict):
+    names = _names(names, r)
+    return _node(cls, {"names": names}) if names else []
+
+
+def _seq(item):
+    """A block spliced in as it is; one node as a block of one."""
+    return item if isinstance(item, list) else (item,)
+
+
+def _compile(stmts: list):
+    consts: list = []
+
+    def const(v) -> str:
+        consts.append(v)
+        return f"K[{len(consts) - 1}]"
+
+    def gen(node) -> str:
+        if isinstance(node, gast.Name):
+            return f"_name(r, {node.id!r}, {const(node.ctx)})"
+        if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name):
+            return f"_expr(r, {node.value.id!r}, {const(node.value.ctx)})"
+        if isinstance(node, (gast.Nonlocal, gast.Global)):
+            return f"_decl({const(type(node))}, {node.names!r}, r)"
+        if isinstance(node, (gast.expr_context, gast.operator, gast.unaryop, gast.cmpop,
+                             gast.boolop)):
+            return const(node)  # stateless markers: shared
+        fields = []
+        for k, v in node.__dict__.items():
+            if isinstance(v, list):
+                fields.append(f"{k!r}: [{block(v)}]")
+            elif isinstance(v, gast.AST):
+                fields.append(f"{k!r}: {gen(v)}")
+            elif k == "name" and isinstance(node, gast.FunctionDef):
+                fields.append(f"{k!r}: r.get({v!r}, {v!r})")
+            else:
+                fields.append(f"{k!r}: {const(v)}")
+        return f"_node({const(type(node))}, {{{', '.join(fields)}}})"
+
+    def block(items: list) -> str:
+        """List items; the ones that may be a block spliced in are unpacked (``*``)."""
+        out = []
+        for i in items:
+            if not isinstance(i, gast.AST):
+                out.append(const(i))
+            elif (isinstance(i, (gast.Nonlocal, gast.Global))
+                  or (isinstance(i, gast.Expr) and isinstance(i.value, gast.Name))):
+                out.append(f"*_seq({gen(i)})")
+            else:
+                out.append(gen(i))
+        return ", ".join(out)
+
+    source = f"def build(r):\n    return [{block(stmts)}]\n"
+    scope = {"K": consts, "_node": _node, "_name": _name, "_expr": _expr, "_decl": _decl,
+             "_seq": _seq}
+    exec(compile(source, "<autograph template>", "exec"), scope)  # noqa: S102  (our own code)
+    return scope["build"]
+
+
 def replace(template: str, **replacements) -> list:
-    """The template's statements with placeholders replaced."""
+    """The template's statements with placeholders replaced (fresh nodes on every call)."""
+    build = _BUILDERS.get(template)
+    if build is None:
+        build = _BUILDERS[template] = _compile(_parse(template))
+    return build(replacements)
+
+
+def replace_reference(template: str, **replacements) -> list:
+    """``replace`` by cloning and substituting: what compiled templates are tested against."""
     out = []
     for stmt in clone(_parse(template)):
         new = _substitute(stmt, replacements)
@@ -122,35 +239,33 @@ def replace_as_expression(template: str, **replacements) -> gast.expr:
     return stmts[0].value
 
 
-_LOCATED = (gast.expr, gast.stmt, gast.keyword, gast.excepthandler)
-
-
 def located(nodes, origin):
-    """Gives the generated nodes in ``nodes`` (those without a location) the location of their
-    nearest located ancestor, starting from ``origin`` (the user node they replace).
+    """Gives the generated statements in ``nodes`` (those without a location) the location of
+    ``origin``, the user node they replace, and returns ``nodes``.
 
-    Nodes that have a location are the user's (or were located when generated): the walk
-    does not enter them, so locating costs only the generated nodes.
+    Only statements: the source map pairs statements, and nothing reads the location of an
+    expression. Statements that have a location are the user's (or were located when
+    generated): the walk does not enter them, so locating costs only the generated ones.
     """
-    loc = tuple(getattr(origin, a, None) for a in _LOCATION)
+    loc = (getattr(origin, "lineno", None), getattr(origin, "col_offset", None),
+           getattr(origin, "end_lineno", None), getattr(origin, "end_col_offset", None))
     if loc[0] is None:
         return nodes
-    stack = [nodes]
+    stack = list(nodes) if isinstance(nodes, list) else [nodes]
     while stack:
         node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-            continue
-        if not isinstance(node, gast.AST):
+        if not isinstance(node, gast.stmt):
             continue
         d = node.__dict__
-        if isinstance(node, _LOCATED):
-            if d.get("lineno") is not None:
-                continue
-            d["lineno"], d["col_offset"], d["end_lineno"], d["end_col_offset"] = loc
-        for v in d.values():
-            if isinstance(v, (list, gast.AST)):
-                stack.append(v)
+        if d.get("lineno") is not None:
+            continue
+        d["lineno"], d["col_offset"], d["end_lineno"], d["end_col_offset"] = loc
+        for f in ("body", "orelse", "finalbody"):
+            block = d.get(f)
+            if block:
+                stack.extend(block)
+        for h in d.get("handlers") or ():
+            stack.extend(h.body)
     return nodes
 
 

@@ -23,6 +23,7 @@ class Context:
     globals: dict = field(default_factory=dict)
     flags: set = field(default_factory=set)  # generated jump flags (do_return, break_...)
     continue_loops: list = field(default_factory=list)  # (loop, its continue_ flag)
+    expressions: list = field(default_factory=list)  # and/or/not, a if c else b: rewritten last
 
     def origin_text(self, node) -> str:
         line = getattr(node, "lineno", None)
@@ -44,7 +45,8 @@ _LEAVES = (gast.Name, gast.Constant, gast.expr_context, gast.operator, gast.unar
 
 
 class Transformer(gast.NodeTransformer):
-    """A NodeTransformer that also visits the extra loop test attached to ``for`` nodes.
+    """A NodeTransformer that also visits the extra loop test attached to ``for`` nodes
+    (``ag_extra_test`` is in the node's ``__dict__``, which ``generic_visit`` walks).
 
     ``visit``/``generic_visit`` are hand-written (per-class method cache, ``__dict__`` walk,
     no descent into leaves): the stdlib versions dominate conversion time otherwise.
@@ -94,13 +96,6 @@ class Transformer(gast.NodeTransformer):
                       if getattr(type(self), "visit_" + c.__name__, None) is not None}
             self._leaf_visitors = leaves
         return leaves
-
-    def visit_For(self, node):
-        extra = getattr(node, "ag_extra_test", None)
-        if extra is not None:
-            node.ag_extra_test = self.visit(extra)
-        self.generic_visit(node)
-        return node
 
     def visit_block(self, stmts: list) -> list:
         out = []

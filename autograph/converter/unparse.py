@@ -39,6 +39,7 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
             self.traverse(node.body)
         while node.orelse and len(node.orelse) == 1 and isinstance(node.orelse[0], (ast.If, gast.If)):
             node = node.orelse[0]
+            self._statement(node)  # an `elif` is a statement of its own line
             self.fill("elif ")
             self.traverse(node.test)
             with self.block():
@@ -74,21 +75,165 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
         super().visit_FormattedValue(gast_to_ast(node))
 
     def visit_arguments(self, node):
-        def arg(name):
-            if name is None:
-                return None
-            annotation = getattr(name, "annotation", None)
-            return ast.arg(arg=name.id, annotation=None if annotation is None
-                           else gast_to_ast(annotation))
-        super().visit_arguments(ast.arguments(
-            posonlyargs=[arg(a) for a in node.posonlyargs], args=[arg(a) for a in node.args],
-            vararg=arg(node.vararg), kwonlyargs=[arg(a) for a in node.kwonlyargs],
-            kw_defaults=node.kw_defaults, kwarg=arg(node.kwarg), defaults=node.defaults))
+        """The stdlib's, reading gast parameters (``Name`` nodes) directly."""
+        all_args = node.posonlyargs + node.args
+        if not all_args and node.vararg is None and node.kwarg is None and not node.kwonlyargs:
+            return  # most generated functions take nothing
+        first = True
+        defaults = [None] * (len(all_args) - len(node.defaults)) + node.defaults
+        n_posonly = len(node.posonlyargs)
+        for index, (a, d) in enumerate(zip(all_args, defaults), 1):
+            if first:
+                first = False
+            else:
+                self.write(", ")
+            self.visit_Name(a)
+            if d:
+                self.write("=")
+                self.traverse(d)
+            if index == n_posonly:
+                self.write(", /")
+        if node.vararg or node.kwonlyargs:
+            if first:
+                first = False
+            else:
+                self.write(", ")
+            self.write("*")
+            if node.vararg:
+                self.visit_Name(node.vararg)
+        for a, d in zip(node.kwonlyargs, node.kw_defaults):
+            self.write(", ")
+            self.visit_Name(a)
+            if d:
+                self.write("=")
+                self.traverse(d)
+        if node.kwarg:
+            if not first:
+                self.write(", ")
+            self.write("**")
+            self.visit_Name(node.kwarg)
 
     def visit_AnnAssign(self, node):
         super().visit_AnnAssign(gast_to_ast(node))
+
+    def _statement(self, node) -> None:
+        """Called before a statement's first line is written (see ``_LineRecorder``)."""
+
+    # -- speed: class-level dispatch, and plain objects instead of generator context managers
+
+    def traverse(self, node):
+        if node.__class__ is list:
+            for item in node:
+                self.traverse(item)
+            return
+        method = _DISPATCH.get(node.__class__)
+        if method is None:
+            method = getattr(type(self), "visit_" + node.__class__.__name__,
+                             type(self).generic_visit)
+            _DISPATCH[node.__class__] = method
+        method(self, node)
+
+    def block(self, *, extra=None):
+        return _Block(self, extra)
+
+    def delimit(self, start, end):
+        return _Delimit(self, start, end)
+
+    def delimit_if(self, start, end, condition):
+        return _Delimit(self, start, end) if condition else _NOTHING
+
+    def write(self, *text):
+        self._source.extend(text)
+
+
+_DISPATCH: dict = {}
+
+
+class _Block:
+    """``with self.block():`` — ``:``, then one more level of indentation inside."""
+
+    __slots__ = ("u", "extra")
+
+    def __init__(self, u, extra):
+        self.u, self.extra = u, extra
+
+    def __enter__(self):
+        self.u._source.append(":")
+        if self.extra:
+            self.u._source.append(self.extra)
+        self.u._indent += 1
+
+    def __exit__(self, *exc):
+        self.u._indent -= 1
+
+
+class _Delimit:
+    __slots__ = ("u", "end")
+
+    def __init__(self, u, start, end):
+        u._source.append(start)
+        self.u, self.end = u, end
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        self.u._source.append(self.end)
+
+
+class _Nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return None
+
+
+_NOTHING = _Nothing()
+
+
+class _LineRecorder(_GastUnparser):
+    """Also records the line where each statement starts, so that compiling the text needs no
+    second parse to find out which generated line came from which statement."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)  # (f-strings make inner unparsers with a keyword)
+        self.lines: list = []  # (line, statement), in order
+        self._line = 1
+        self._pending = None
+
+    def traverse(self, node):
+        if isinstance(node, gast.stmt):
+            self._pending = node
+        super().traverse(node)
+
+    def _statement(self, node) -> None:
+        self._pending = node
+
+    def _write_docstring_and_traverse_body(self, node):
+        if self.get_raw_docstring(node) is not None:
+            self._pending = node.body[0]  # written without traverse
+        super()._write_docstring_and_traverse_body(node)
+
+    def fill(self, text=""):
+        self.maybe_newline()
+        if self._pending is not None and not text.startswith("@"):  # (decorators: not yet)
+            self.lines.append((self._line, self._pending))
+            self._pending = None
+        self.write("    " * self._indent + text)
+
+    def write(self, *text):
+        for t in text:
+            self._line += t.count("\n")
+        self._source.extend(text)
 
 
 def unparse(node) -> str:
     """The source of a gast tree, formatted as ``ast.unparse`` would format its ast twin."""
     return _GastUnparser().visit(node)
+
+
+def unparse_with_lines(node) -> tuple[str, list]:
+    """``unparse(node)`` and [(line in that text, statement node)] for every statement."""
+    recorder = _LineRecorder()
+    return recorder.visit(node), recorder.lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import runtime
+from autograph.operators.contexts import check_inside_with
 from autograph.operators.lists import LoopList, as_loop_list, convert_state
 from autograph.operators.variables import Undefined, is_undefined
 from runtime import context, nest
@@ -53,7 +54,7 @@ def _refuse_inside_try(kind: str) -> None:
 
 
 def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_names=(),
-            nouts=None, *, inside_try=False, lists=()):
+            nouts=None, *, inside_try=False, inside_with=0, lists=()):
     """``if cond: body() else: orelse()``; a tensor ``cond`` stages a cond over the state.
 
     ``symbol_names`` names what ``get_state`` returns; the first ``nouts`` of
@@ -70,6 +71,8 @@ def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_name
         return
     if inside_try:
         _refuse_inside_try("if")
+    if inside_with:
+        check_inside_with("if", inside_with)
     _staged_if(_symbolic(cond), body, orelse, get_state, set_state, tuple(symbol_names),
                len(symbol_names) if nouts is None else nouts, lists)
 
@@ -278,7 +281,7 @@ class _LoopState:
 
 
 def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts=None, *,
-               inside_try=False, lists=()):
+               inside_try=False, inside_with=0, lists=()):
     """``while test(): body()``; a tensor test stages a while_loop over the state.
 
     A loop that starts in Python and whose test becomes a tensor (a variable
@@ -290,6 +293,8 @@ def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts
                                             and _symbolic(cond) is not None):
             if inside_try:
                 _refuse_inside_try("while")
+            if inside_with:
+                check_inside_with("while", inside_with)
             convert_state(get_state, set_state, symbol_names, lists)
             _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
             return
@@ -333,7 +338,7 @@ def _invariants(opts, state):
 
 
 def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_names=(),
-             opts=None, *, inside_try=False, lists=()):
+             opts=None, *, inside_try=False, inside_with=0, lists=()):
     """``for x in iter_: body(x)``, stopping early when ``extra_test()`` is false.
 
     Python iterables and eager tensors loop in Python; a symbolic tensor (its
@@ -344,6 +349,10 @@ def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_nam
                        or type(iter_).__name__ in ("TensorRange", "IndexedSource")):
         _refuse_inside_try("for")
     hook = getattr(iter_, "_autograph_for_stmt", None)
+    if inside_with and (isinstance(iter_, SymbolicTensor)
+                        or type(iter_).__name__ in ("TensorRange", "IndexedSource")
+                        or (hook is not None and not context.executing_eagerly())):
+        check_inside_with("for", inside_with)
     if hook is not None:
         if not context.executing_eagerly():
             convert_state(get_state, set_state, symbol_names, lists)
