@@ -37,7 +37,7 @@ import numpy as np
 
 from graph.errors import GraphError, InvalidArgumentError, OpError
 from graph.ir import Graph, Node, Output
-from graph.registry import get_op
+from graph.registry import get_op, silenced
 
 _plan_ids = itertools.count()
 
@@ -57,18 +57,6 @@ _BINARY_OPERATORS = {
     np.equal: "==", np.not_equal: "!=", np.remainder: "%", np.floor_divide: "//",
 }
 _UNARY_OPERATORS = {np.negative: "-"}
-
-
-def _silenced(fn: Callable) -> Callable:
-    """``fn`` running under ``np.errstate(all="ignore")``, restored on return or error."""
-    if int(np.__version__.split(".")[0]) >= 2:
-        # numpy 2's decorator keeps its token per call: reentrant and thread-safe.
-        return np.errstate(all="ignore")(fn)
-
-    def run(*feeds):  # numpy 1's decorator shares one instance: make one per call
-        with np.errstate(all="ignore"):
-            return fn(*feeds)
-    return run
 
 
 def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
@@ -94,7 +82,7 @@ class Plan:
         self.graph = graph
         self.fetches = fetches
         self.fn = fn  # raw callable returning a tuple; errors not mapped, warnings not silenced
-        self._run = _silenced(fn)
+        self._run = silenced(fn)
         self.source = source
         self._line_nodes = line_nodes or {}
         self._filename = filename

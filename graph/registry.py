@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
 
+import numpy as np
+
 from graph.errors import NotFoundError
 
 
@@ -44,7 +46,29 @@ class OpDef:
         """Runs the kernel outside any graph (eager execution)."""
         if self.kernel is None:
             raise NotFoundError(message=f"Op {self.name} cannot run eagerly")
-        return self.kernel(*values, **{a: attrs[a] for a in self.kernel_attrs})
+        return _call_quietly(self.kernel, values, {a: attrs[a] for a in self.kernel_attrs})
+
+
+def silenced(fn: Callable) -> Callable:
+    """``fn`` running under ``np.errstate(all="ignore")``, restored on return or error.
+
+    TensorFlow's kernels are silent about division by zero, ``log(0)`` or
+    integer wrap-around; the values (inf, nan, the wrapped integer) are the
+    same either way, so graph plans and eager ops silence numpy's warnings.
+    """
+    if int(np.__version__.split(".")[0]) >= 2:
+        # numpy 2's decorator keeps its token per call: reentrant and thread-safe.
+        return np.errstate(all="ignore")(fn)
+
+    def run(*args, **kwargs):  # numpy 1's decorator shares one instance: make one per call
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
+
+
+@silenced
+def _call_quietly(kernel, values, kwargs):
+    return kernel(*values, **kwargs)
 
 
 _REGISTRY: dict[str, OpDef] = {}

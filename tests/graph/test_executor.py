@@ -339,6 +339,14 @@ def test_plans_restore_the_callers_numpy_error_state_even_when_failing():
             np.float32(1.0) / np.float32(0.0)
 
 
+def test_eager_ops_are_silent_where_numpy_warns_like_plans():
+    (div, log), caught = _no_warnings(
+        lambda: (rt.constant([1.0, 0.0]) / 0.0, rt.math.log(rt.constant(0.0))))
+    assert caught == []
+    assert np.isinf(div.numpy()[0]) and np.isnan(div.numpy()[1])
+    assert log.numpy() == -np.inf
+
+
 def test_a_plain_numpy_division_without_the_plan_still_warns():
     """Guards the test above: the silence comes from the plan, not from the test setup."""
     _, caught = _no_warnings(lambda: np.ones(2, np.float32) / np.float32(0.0))
