@@ -1,9 +1,18 @@
 """Gradient of a 100-step RNN: staged graph vs eager tape vs hand-written numpy backprop.
 
 h_{t+1} = tanh(h_t W + x_t U), loss = sum(h_T^2); gradients of W and U.
-The staged version is a tf.function holding a tf.while_loop and a tape, so its
-gradient is the replay-and-reverse While pair; the eager version is a Python
-loop under a tape; the floor is the same backprop written with numpy.
+The staged version is a tf.function holding a tf.while_loop and a tape: the
+forward loop pushes what the gradient reads (h_t, x_t, tanh's output) onto
+accumulators and a reverse While pops them. The eager version is a Python
+loop under a tape, whose gradient runs numpy gradient functions
+(runtime/gradients/eager_grads.py). The floor is the same backprop written
+with numpy.
+
+Measured on the 2-core dev machine (ratios to numpy): graph 4.5x -> 1.6x
+(the forward loop used to be replayed, then recomputed in the backward loop);
+eager tape 30x -> 13x. Of the eager 13x, the untaped eager forward pass alone
+is ~7.5x (per-op inference and wrapping in runtime/ops/core.apply_op), taping
+it ~1.3x, and the backward ~4x, of which numpy's arithmetic is ~1.7x.
 """
 from __future__ import annotations
 

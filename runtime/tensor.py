@@ -52,11 +52,12 @@ class _TensorRef:
 class EagerTensor(Tensor):
     """A concrete value: a numpy array or scalar of exactly ``dtype``."""
 
-    __slots__ = ("_value", "_dtype")
+    __slots__ = ("_value", "_dtype", "_shape")
 
     def __init__(self, value, dtype: DType):
         self._value = value
         self._dtype = dtype
+        self._shape = None
 
     @property
     def dtype(self) -> DType:
@@ -64,7 +65,10 @@ class EagerTensor(Tensor):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(np.shape(self._value))
+        shape = self._shape  # made once: inference asks for it several times per op
+        if shape is None:
+            shape = self._shape = TensorShape(np.shape(self._value))
+        return shape
 
     @property
     def value(self):

@@ -11,10 +11,20 @@ as in TensorFlow: an integer or boolean source gets None.
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Sequence
 
+import numpy as np
+
+from graph import dtypes
+from runtime import context
+from runtime.gradients.eager_grads import NUMPY_GRADIENTS
 from runtime.gradients.registry import OpRecord, VariableHandle, get_gradient
-from runtime.tensor import SymbolicTensor, Tensor
+from runtime.ops.core import RECORDERS
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+
+_NO_CONTEXT = contextlib.nullcontext()
 
 
 class NoGradientError(LookupError):
@@ -23,6 +33,8 @@ class NoGradientError(LookupError):
 
 def key_of(x):
     """A hashable identity for a tensor, a variable or a variable handle."""
+    if type(x) is EagerTensor:
+        return id(x)
     if isinstance(x, SymbolicTensor):
         return x._output
     if isinstance(x, VariableHandle):
@@ -39,65 +51,114 @@ def carries_gradient(x) -> bool:
     return dtype is not None and (dtype.is_floating or dtype.name == "variant")
 
 
-def _sum(grads: list):
+def _sum(grads: list, fast: bool = False):
     if len(grads) == 1:
         return grads[0]
+    if fast and grads[0].dtype is not dtypes.variant:
+        total = grads[0]._value + grads[1]._value  # a new array: the rest add in place
+        for g in grads[2:]:
+            value = g._value
+            if np.shape(value) != np.shape(total):
+                total = total + value
+            else:
+                total += value
+        return EagerTensor(total, grads[0].dtype)
     from runtime.gradients.util import add_all
     return add_all(grads)
 
 
+def _numpy_gradient(fn, record: OpRecord, out_grads: list, needed: list) -> list:
+    """Runs a numpy gradient function (eager_grads.py) and wraps its values exactly typed."""
+    values = fn(record, [None if g is None else g._value for g in out_grads], needed)
+    grads = []
+    for v, i in zip(values, record.inputs):
+        if v is None:
+            grads.append(None)
+            continue
+        dtype = i.dtype
+        if dtype is not dtypes.variant and v.dtype != dtype.numpy_dtype:
+            v = np.asarray(v, dtype=dtype.numpy_dtype)
+        grads.append(EagerTensor(v, dtype))
+    return grads
+
+
 def backprop(records: Sequence[OpRecord], targets: Sequence, target_grads: Sequence,
              sources: Sequence) -> list:
-    """Gradients of ``sum(targets . target_grads)`` with respect to each source (or None)."""
-    source_keys = {key_of(s) for s in sources}
-    reached = set(source_keys)
+    """Gradients of ``sum(targets . target_grads)`` with respect to each source (or None).
+
+    Eagerly, when nothing records the gradient computation (no tape recording,
+    no graph being built), ops with a numpy gradient (eager_grads.py) skip
+    ``apply_op``: the fast path of an eager tape.
+    """
+    fast = context.current_graph() is None and not RECORDERS and \
+        all(type(g) is EagerTensor for g in target_grads if g is not None)
+    source_keys = {key_of(s) for s in sources if carries_gradient(s)}
+    reached = set(source_keys)  # keys of tensors that carry a gradient from a source
     live = []
     for record in records:  # forward: which records depend on a source
-        if any(key_of(i) in reached for i in record.inputs):
-            live.append(record)
-            for o in record.outputs:
-                if o is not None and carries_gradient(o):
-                    reached.add(key_of(o))
+        in_keys = [key_of(i) for i in record.inputs]
+        for k in in_keys:
+            if k in reached:
+                break
+        else:
+            continue
+        out_keys = [None if o is None else key_of(o) for o in record.outputs]
+        live.append((record, in_keys, out_keys))
+        for o, k in zip(record.outputs, out_keys):
+            if k is not None and carries_gradient(o):
+                reached.add(k)
     pending: dict = {}
     for t, g in zip(targets, target_grads):
         k = key_of(t)
         if k in reached and g is not None:
             pending.setdefault(k, []).append(g)
-    for record in reversed(live):
+    with np.errstate(all="ignore") if fast else _NO_CONTEXT:  # as eager kernels are silent
+        _backward(live, pending, reached, source_keys, fast)
+    result = []
+    for s in sources:
+        gs = pending.get(key_of(s))
+        result.append(_sum(gs, fast) if gs else None)
+    return result
+
+
+def _backward(live: list, pending: dict, reached: set, source_keys: set, fast: bool) -> None:
+    """Walks the live records backward, moving gradients from outputs to inputs."""
+    for record, in_keys, out_keys in reversed(live):
         out_grads = []
         any_grad = False
-        for o in record.outputs:
-            gs = pending.get(key_of(o)) if o is not None else None
+        for k in out_keys:
+            gs = pending.get(k)
             if gs:
-                out_grads.append(_sum(gs))
+                out_grads.append(gs[0] if len(gs) == 1 else _sum(gs, fast))
                 any_grad = True
-                if key_of(o) not in source_keys:
-                    del pending[key_of(o)]
+                if k not in source_keys:
+                    del pending[k]
             else:
                 out_grads.append(None)
         if not any_grad:
             continue
-        fn = _gradient_function(record)
-        if fn is None:
-            continue
-        if getattr(fn, "takes_needed", False):  # control flow: skip gradients nobody uses
-            in_grads = fn(record, *out_grads, needed=[key_of(i) in reached for i in record.inputs])
+        needed = [k in reached for k in in_keys]
+        fast_fn = NUMPY_GRADIENTS.get(record.op) if fast else None
+        if fast_fn is not None:  # fast: every gradient so far is an EagerTensor
+            in_grads = _numpy_gradient(fast_fn, record, out_grads, needed)
         else:
-            in_grads = fn(record, *out_grads)
+            fn = _gradient_function(record)
+            if fn is None:
+                continue
+            if getattr(fn, "takes_needed", False):  # skip gradients nobody uses
+                in_grads = fn(record, *out_grads, needed=needed)
+            else:
+                in_grads = fn(record, *out_grads)
         if len(in_grads) != len(record.inputs):
             raise ValueError(f"The gradient of {record.op} returned {len(in_grads)} gradients "
                              f"for {len(record.inputs)} inputs")
-        for i, g in zip(record.inputs, in_grads):
-            if g is None or not carries_gradient(i):
-                continue
-            k = key_of(i)
-            if k in reached:
-                pending.setdefault(k, []).append(g)
-    result = []
-    for s in sources:
-        gs = pending.get(key_of(s))
-        result.append(_sum(gs) if gs else None)
-    return result
+        for k, g, need in zip(in_keys, in_grads, needed):
+            if need and g is not None:
+                gs = pending.get(k)
+                if gs is None:
+                    pending[k] = [g]
+                else:
+                    gs.append(g)
 
 
 def _gradient_function(record: OpRecord):

@@ -366,3 +366,69 @@ def test_no_tape_no_recording_cost():
     with GradientTape():
         assert len(core.RECORDERS) == 1
     assert core.RECORDERS == []
+
+
+# -- the eager tape's numpy fast path (runtime/gradients/eager_grads.py) ------------------
+
+FAST_CASES = {
+    "AddV2": (tf.add, [(3, 4), (4,)]),
+    "Sub": (tf.subtract, [(3, 1), (1, 4)]),
+    "Mul": (tf.multiply, [(2, 3, 4), (3, 1)]),
+    "RealDiv": (lambda x, y: x / (y * y + 1.0), [(3, 4), (3, 4)]),
+    "MatMul": (tf.matmul, [(3, 4), (4, 2)]),
+    "MatMul-ta": (lambda a, b: tf.matmul(a, b, transpose_a=True), [(4, 3), (4, 2)]),
+    "MatMul-tb": (lambda a, b: tf.matmul(a, b, transpose_b=True), [(3, 4), (2, 4)]),
+    "MatMul-tab": (lambda a, b: tf.matmul(a, b, transpose_a=True, transpose_b=True),
+                   [(4, 3), (2, 4)]),
+    "Neg": (tf.negative, [(3,)]),
+    "Identity": (tf.identity, [(3,)]),
+    "Tanh": (tf.tanh, [(3, 2)]),
+    "Sigmoid": (tf.sigmoid, [(3, 2)]),
+    "Exp": (tf.exp, [(3, 2)]),
+    "Log": (lambda x: M.log(x * x + 1.0), [(3, 2)]),
+    "Square": (tf.square, [(3, 2)]),
+    "Relu": (M.relu, [(3, 2)]),
+    "Sum": (lambda x: tf.reduce_sum(x, axis=1), [(3, 4)]),
+    "Sum-keep": (lambda x: tf.reduce_sum(x, axis=[0, 2], keepdims=True), [(2, 3, 4)]),
+    "Mean": (lambda x: tf.reduce_mean(x, axis=-1), [(3, 4)]),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", sorted(FAST_CASES))
+def test_eager_fast_path_matches_the_op_by_op_gradients(name, dtype, monkeypatch):
+    """Without an outer tape, an eager gradient runs numpy gradient functions; with one
+    recording, it runs ops (so that they can be differentiated again). Both agree exactly
+    in dtype and closely in value."""
+    from runtime.gradients import eager_grads
+    fn, shapes = FAST_CASES[name]
+    op = name.split("-")[0]
+    calls = []
+    real = eager_grads.NUMPY_GRADIENTS[op]
+    monkeypatch.setitem(eager_grads.NUMPY_GRADIENTS, op,
+                        lambda *a: calls.append(op) or real(*a))
+    arrays = [rand(*s).astype(dtype) for s in shapes]
+    weights = weights_for(fn, arrays).astype(dtype)
+
+    def grads(outer_tape: bool):
+        xs = [tf.constant(a) for a in arrays]
+        outer = GradientTape()
+        if outer_tape:
+            outer.__enter__()
+        try:
+            with GradientTape() as tape:
+                tape.watch(xs)
+                loss = tf.reduce_sum(fn(*xs) * tf.constant(weights))
+            return tape.gradient(loss, xs)
+        finally:
+            if outer_tape:
+                outer.__exit__(None, None, None)
+    slow = grads(True)
+    assert not calls
+    fast = grads(False)
+    assert calls
+    for f, s in zip(fast, slow):
+        assert f.dtype == s.dtype and f.numpy().dtype == s.numpy().dtype == dtype
+        assert f.shape == s.shape
+        np.testing.assert_allclose(f.numpy(), s.numpy(), rtol=1e-5 if dtype == np.float32
+                                   else 1e-12)
