@@ -30,7 +30,6 @@ inputs and the variables the body reads sum their gradient over iterations.
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -63,23 +62,22 @@ class _Plan:
 
 @dataclass
 class _LoopState:
-    """The accumulators added to one While node so far."""
+    """The accumulators added to one While node so far (kept on its private body graph)."""
 
+    body: Graph
     accumulated: dict = field(default_factory=dict)  # body Output -> node output index
     counter: int | None = None                       # node output counting iterations
     plans: dict = field(default_factory=dict)
 
 
-# Keyed by the node's private body graph (nodes have no weak references).
-_LOOPS: "weakref.WeakKeyDictionary[Graph, _LoopState]" = weakref.WeakKeyDictionary()
-
-
 def _state(node: Node) -> _LoopState:
-    state = _LOOPS.get(node.attrs["body"])
-    if state is None:  # the node is about to change: give it bodies nobody else holds
-        node.attrs["body"] = copy_graph(node.attrs["body"])
+    body = node.attrs["body"]
+    state = getattr(body, "_while_gradient_state", None)
+    if state is None or state.body is not body:  # (a graph copied with its attributes)
+        # The node is about to change: give it bodies nobody else holds.
+        body = node.attrs["body"] = copy_graph(body)
         node.attrs["cond"] = copy_graph(node.attrs["cond"])
-        state = _LOOPS[node.attrs["body"]] = _LoopState()
+        state = body._while_gradient_state = _LoopState(body)
     return state
 
 
