@@ -30,17 +30,20 @@ def test_three_call_forms_build_a_function():
 def test_converter_is_passed_unless_autograph_is_false(monkeypatch):
     seen = []
 
+    def local_square(x):  # not the shared `square`: its other Functions count as retraces
+        return x * x
+
     def fake_convert(fn):
         seen.append(fn)
         return fn
     monkeypatch.setattr(function_module, "_converter", lambda: fake_convert)
-    f = tf.function(square)
+    f = tf.function(local_square)
     f(tf.constant(2))
     f(tf.constant(3))
-    assert seen == [square]          # converted once per Function, at its first trace
-    g = tf.function(square, autograph=False)
+    assert seen == [local_square]          # converted once per Function, at its first trace
+    g = tf.function(local_square, autograph=False)
     g(tf.constant(2))
-    assert seen == [square]
+    assert seen == [local_square]
     assert g._converter is None
 
 
