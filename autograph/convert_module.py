@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import io
-import os
 import re
 import tokenize
 from dataclasses import dataclass, field

@@ -6,7 +6,7 @@ root graph shares with all of its sub-graphs, as TensorFlow keeps them.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
