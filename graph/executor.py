@@ -37,6 +37,7 @@ import numpy as np
 
 from graph.errors import GraphError, InvalidArgumentError, OpError
 from graph.ir import Graph, Node, Output
+from graph.ops.tensor_array import append_kernel
 from graph.registry import get_op, silenced
 
 _plan_ids = itertools.count()
@@ -371,6 +372,11 @@ class _Codegen:
                 return f"{args[0]} {_BINARY_OPERATORS[ufunc]} {args[1]}", None
             if ufunc in _UNARY_OPERATORS and len(args) == 1:
                 return f"{_UNARY_OPERATORS[ufunc]}{args[0]}", None
+        if node.op == "TensorListSetItem":  # in-order writes append (graph/ops/tensor_array.py)
+            k = self.bind("k", append_kernel(node.attrs.get("element_dtype"),
+                                             bool(node.attrs.get("resize_if_index_out_of_bounds")),
+                                             node.inputs[2].shape))
+            return f"{k}({', '.join(args)})", None
         if opdef.build is None and opdef.kernel_attrs:
             k = self.bind("k", opdef.kernel)
             kw = [f"{a}={self.bind('g', node.attrs[a])}" for a in opdef.kernel_attrs]
