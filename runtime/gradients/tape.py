@@ -180,11 +180,20 @@ class GradientTape:
             if op in _NOT_DIFFERENTIABLE:
                 return
             origin = current_origin()  # for the error if a gradient is asked of it
-        outputs = (result,) if isinstance(result, Tensor) else (() if result is None
-                                                                else tuple(result))
+        if result.__class__ is EagerTensor:
+            outputs = (result,)
+        else:
+            outputs = (result,) if isinstance(result, Tensor) else (() if result is None
+                                                                    else tuple(result))
         self._records.append(OpRecord(op, tuple(inputs), outputs, attrs, origin=origin))
+        by_value = self._by_value
         for o in outputs:
-            if carries_gradient(o):
+            if o.__class__ is EagerTensor:  # carries_gradient and _track, inlined: once per op
+                dtype = o._dtype
+                if dtype.numpy_dtype.kind == "f" or dtype.name == "variant":
+                    on[id(o)] = o
+                    by_value[id(o._value)] = o
+            elif carries_gradient(o):
                 self._track(o)
 
     def _track(self, t) -> None:

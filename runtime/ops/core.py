@@ -5,12 +5,10 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType, as_array, as_dtype, infer_dtype
-from graph.errors import InvalidArgumentError
 from graph.ir import Graph, Output, TensorType
-from graph.registry import get_op
 from graph.shapes import TensorShape
 from runtime import context
-from runtime.errors import LeakedTensorError
+from runtime.ops.eager import leaked, run_eager
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
@@ -30,12 +28,11 @@ def apply_op(op: str, inputs=(), attrs=None, name: str | None = None,
     """
     attrs = {} if attrs is None else attrs
     graph = context.current_graph()
-    if graph is None:
+    if graph is None:  # inference cached per op, dtypes, shapes and attrs (runtime.ops.eager)
+        result = run_eager(op, inputs, attrs)
         if RECORDERS:  # a GradientTape is recording (runtime.gradients.tape)
-            result = _run_eager(op, inputs, attrs)
             RECORDERS[-1](op, inputs, attrs, result)
-            return result
-        return _run_eager(op, inputs, attrs)
+        return result
     refs = [as_graph_input(graph, t) for t in inputs]
     node = graph.add_node(op, refs, attrs, name=name, origin=current_origin())
     n = len(node.outputs)
@@ -44,45 +41,6 @@ def apply_op(op: str, inputs=(), attrs=None, name: str | None = None,
     if n == 0:
         return None
     return tuple(SymbolicTensor(node.output(i)) for i in range(n))
-
-
-def _run_eager(op: str, inputs, attrs):
-    for t in inputs:
-        if isinstance(t, SymbolicTensor):
-            raise leaked(t)
-    opdef = get_op(op)
-    try:
-        types = opdef.infer(inputs, attrs)
-        result = opdef.run_eager([t._value for t in inputs], attrs)
-    except InvalidArgumentError as e:
-        raise _at_user_line(e) from None
-    except (ValueError, IndexError, TypeError, FloatingPointError, ZeroDivisionError) as e:
-        raise _at_user_line(InvalidArgumentError(message=f"{op}: {e}")) from None
-    n = len(types)
-    if n == 1:
-        return EagerTensor(result, types[0].dtype)
-    if n == 0:
-        return None
-    return tuple(EagerTensor(v, t.dtype) for v, t in zip(result, types))
-
-
-def _at_user_line(err: InvalidArgumentError) -> InvalidArgumentError:
-    """Adds the user's file:line to an error of an eagerly run op (found only on failure)."""
-    origin = current_origin()
-    if origin is not None and str(origin) not in err.message:
-        err.message = f"{err.message}\n  at {origin}"
-        err.args = (err.message,)
-    return err
-
-
-def leaked(t: SymbolicTensor) -> LeakedTensorError:
-    origin = t.op.origin
-    where = f" (created at {origin})" if origin else ""
-    return LeakedTensorError(
-        f"{t} is a symbolic tensor of graph {t.graph.name!r}{where} that escaped the function "
-        "being traced and is used outside it. Symbolic tensors only live while their function "
-        "is traced: return the value from the function instead of storing it in a global, a "
-        "list or an attribute, or store it in a tf.Variable.")
 
 
 def as_graph_input(graph: Graph, t) -> Output:

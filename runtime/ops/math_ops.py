@@ -44,6 +44,8 @@ def _convert_like(value, dtype: DType, name: str) -> Tensor:
 
 def operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     """The two operands of a binary op as tensors; a Python value takes the tensor's dtype."""
+    if isinstance(x, Tensor) and isinstance(y, Tensor):  # the common case, eager or staged
+        return x, y
     if is_tensor_like(x):
         x = convert_to_tensor(x)
     if is_tensor_like(y):
@@ -185,9 +187,18 @@ def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False,
     name = name or "MatMul"
     a, b = operands(a, b, name)
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
-    if a.shape.rank == 2 and b.shape.rank == 2:
+    if _rank(a) == 2 and _rank(b) == 2:
         return apply_op("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}, name=name)
     return apply_op("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb}, name=name)
+
+
+def _rank(t: Tensor) -> int | None:
+    """``t.shape.rank`` without building a TensorShape for an eager array."""
+    if t.__class__ is EagerTensor:
+        v = t._value
+        if v.__class__ is np.ndarray:
+            return v.ndim
+    return t.shape.rank
 
 
 def where(condition, x=None, y=None, name=None) -> Tensor:

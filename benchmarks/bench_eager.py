@@ -1,0 +1,65 @@
+"""Single eager ops against the same numpy call: the per-op overhead of eager execution.
+
+Each row runs one op on small tensors (where the overhead, not the
+arithmetic, is what a user pays): ``x + y`` through the Python operator,
+``tf.matmul``, ``tf.tanh``, ``x * 2.0`` (a Python number converted to the
+tensor's dtype) and ``xs[t]`` (a strided slice), then a 100-step RNN forward
+pass without a tape. The floor is the numpy expression alone. What remains
+above it is ``runtime/ops/core.apply_op``: the inference (cached per op,
+input dtypes and shapes and attrs), the kernel call under silenced
+floating-point warnings and the wrapping into an ``EagerTensor``.
+
+Measured on the 2-core dev machine (ratios to numpy), before -> after the
+eager fast path: see the commit message of this file's last change.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from benchmarks import harness
+
+STEPS, BATCH, HIDDEN = 100, 8, 32
+
+
+def main() -> None:
+    import runtime as tf
+
+    rng = np.random.default_rng(0)
+    a_np = rng.normal(size=(BATCH, HIDDEN)).astype(np.float32)
+    b_np = rng.normal(size=(BATCH, HIDDEN)).astype(np.float32)
+    w_np = rng.normal(0, 0.2, (HIDDEN, HIDDEN)).astype(np.float32)
+    xs_np = rng.normal(size=(STEPS, BATCH, HIDDEN)).astype(np.float32)
+    a, b, w, xs = (tf.constant(v) for v in (a_np, b_np, w_np, xs_np))
+
+    rows = [
+        ("x + y (8x32 float32)", lambda: a + b, lambda: a_np + b_np, 8.0),
+        ("tf.add(x, y)", lambda: tf.add(a, b), lambda: np.add(a_np, b_np), 8.0),
+        ("x * 2.0 (Python number)", lambda: a * 2.0, lambda: a_np * np.float32(2.0), 12.0),
+        ("tf.matmul (8x32 @ 32x32)", lambda: tf.matmul(a, w), lambda: a_np @ w_np, 5.0),
+        ("tf.tanh (8x32)", lambda: tf.tanh(a), lambda: np.tanh(a_np), 5.0),
+        ("xs[t] (strided slice)", lambda: xs[3], lambda: xs_np[3], 30.0),
+    ]
+    for name, ours, floor, target in rows:
+        harness.compare(f"eager {name}", ours, floor, unit="op", target=target)
+
+    def eager_rnn():
+        h = tf.constant(np.zeros((BATCH, HIDDEN), np.float32))
+        for t in range(STEPS):
+            h = tf.tanh(tf.matmul(h, w) + tf.matmul(xs[t], w))
+        return h
+
+    def numpy_rnn():
+        h = np.zeros((BATCH, HIDDEN), np.float32)
+        for t in range(STEPS):
+            h = np.tanh(h @ w_np + xs_np[t] @ w_np)
+        return h
+
+    np.testing.assert_allclose(eager_rnn().numpy(), numpy_rnn(), rtol=1e-5, atol=1e-6)
+    rnn = harness.compare("eager rnn100 forward (no tape)", eager_rnn, numpy_rnn,
+                          target=6.0, repeats=11)
+    print(f"eager rnn100 forward: numpy {rnn.floor * 1e3:.2f} ms, eager {rnn.ours * 1e3:.2f} ms "
+          f"({rnn.ratio:.2f}x numpy)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,268 @@
+"""Running one op eagerly: inference, the registry kernel, the result as EagerTensors.
+
+An eager op pays for its inference on every call, though a loop calls the
+same op on the same dtypes and shapes again and again, and inference built
+``TensorShape``s and ran shape rules only to learn the output dtypes. So the
+inference result (the output dtypes, plus the op's kernel and keyword
+arguments) is cached per key ``(op, input dtypes and shapes, attrs)``, with
+shapes as plain tuples and attrs frozen with their types (``1`` and
+``True`` are different keys).
+
+An inference may also read its inputs' constant values (``Range``, integer
+``FloorDiv``...). A cache miss therefore runs the inference on *probes*:
+stand-ins with the same dtype, shape and value that note which values were
+read. An inference that read none depends only on the key and is cached. One
+that read some is cached per value of those inputs when they are small
+numeric arrays (under the key ``(key, their bytes)``), and not at all otherwise.
+Inference is a pure function of what it reads, so a hit gives what running
+it would give. Errors are never cached: a probe that raises (a genuine error,
+or an inference asking for more than a probe offers) sends the call down the
+uncached path, which runs the inference on the real inputs and raises exactly
+as before.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from graph.dtypes import DType
+from graph.errors import InvalidArgumentError
+from graph.registry import call_quietly, get_op
+from graph.shapes import TensorShape
+from runtime.errors import LeakedTensorError
+from runtime.origin import current_origin
+from runtime.tensor import EagerTensor, SymbolicTensor
+
+_CACHE: dict = {}
+_CACHE_LIMIT = 8192   # entries; the whole cache is dropped when it is full
+_OP_LIMIT = 1024      # entries of one op type: past it the op runs uncached until a drop
+_PER_OP: dict = {}    # op type -> entries it holds in _CACHE
+_VALUE_KEY_LIMIT = 64  # elements: larger values read by an inference are not keyed on
+_KERNEL_ERRORS = (ValueError, IndexError, TypeError, FloatingPointError, ZeroDivisionError)
+
+
+class _Entry:
+    """A cached inference: what to call and how to wrap its result."""
+
+    __slots__ = ("kernel", "kwargs", "dtypes")
+
+    def __init__(self, kernel, kwargs: dict, dtypes: tuple):
+        self.kernel = kernel
+        self.kwargs = kwargs
+        self.dtypes = dtypes
+
+
+class _NeedsValues:
+    """The inference for this key read the values of inputs ``indices``: key on them too."""
+
+    __slots__ = ("indices",)
+
+    def __init__(self, indices: tuple):
+        self.indices = indices
+
+
+_UNCACHEABLE = object()  # the inference for this key failed on probes: always run it
+
+
+def clear_cache() -> None:
+    """Forgets every cached inference (tests; a re-registered op)."""
+    _CACHE.clear()
+    _PER_OP.clear()
+
+
+def run_eager(op: str, inputs, attrs: dict):
+    """Runs ``op`` now on eager ``inputs``: one EagerTensor, a tuple of them, or None."""
+    key = [op]
+    values = []
+    for t in inputs:
+        if t.__class__ is not EagerTensor:
+            return _run_uncached(op, inputs, attrs)
+        v = t._value
+        values.append(v)
+        key.append(t._dtype.name)
+        if v.__class__ is np.ndarray:
+            key.append(v.shape)
+        else:
+            key.append(() if isinstance(v, np.generic) else t.shape.as_tuple())
+    if attrs:
+        frozen = _freeze_attrs(attrs)
+        if frozen is None:
+            return _run_uncached(op, inputs, attrs)
+        key.append(frozen)
+    key = tuple(key)
+    entry = _CACHE.get(key)
+    if entry.__class__ is not _Entry:
+        entry = _miss(op, inputs, attrs, values, key, entry)
+        if entry is None:
+            return _run_uncached(op, inputs, attrs)
+    try:
+        result = call_quietly(entry.kernel, values, entry.kwargs)
+    except InvalidArgumentError as e:
+        raise at_user_line(e) from None
+    except _KERNEL_ERRORS as e:
+        raise at_user_line(InvalidArgumentError(message=f"{op}: {e}")) from None
+    out = entry.dtypes
+    if len(out) == 1:
+        return EagerTensor(result, out[0])
+    if not out:
+        return None
+    return tuple(EagerTensor(v, d) for v, d in zip(result, out))
+
+
+def _run_uncached(op: str, inputs, attrs: dict):
+    """The reference path: inference on the real inputs every time."""
+    for t in inputs:
+        if isinstance(t, SymbolicTensor):
+            raise leaked(t)
+    opdef = get_op(op)
+    try:
+        types = opdef.infer(inputs, attrs)
+        result = opdef.run_eager([t._value for t in inputs], attrs)
+    except InvalidArgumentError as e:
+        raise at_user_line(e) from None
+    except _KERNEL_ERRORS as e:
+        raise at_user_line(InvalidArgumentError(message=f"{op}: {e}")) from None
+    n = len(types)
+    if n == 1:
+        return EagerTensor(result, types[0].dtype)
+    if n == 0:
+        return None
+    return tuple(EagerTensor(v, t.dtype) for v, t in zip(result, types))
+
+
+# -- the cache ---------------------------------------------------------------------------
+
+class _Probe:
+    """An input as inference sees it (dtype, shape, value), noting reads of its value."""
+
+    __slots__ = ("dtype", "shape", "_value", "_index", "_reads")
+
+    def __init__(self, t: EagerTensor, index: int, reads: set):
+        self.dtype = t._dtype
+        self.shape = t.shape
+        self._value = t._value
+        self._index = index
+        self._reads = reads
+
+    @property
+    def value(self):
+        self._reads.add(self._index)
+        return self._value
+
+
+def _miss(op, inputs, attrs, values, key, entry):
+    """Infers on probes and caches what can be cached; None: run the uncached path."""
+    if entry is _UNCACHEABLE or _PER_OP.get(op, 0) >= _OP_LIMIT:
+        return None  # (a random op under a global seed has new seed attrs on every call)
+    allowed = None
+    if entry is not None:  # _NeedsValues: the key continues with those inputs' values
+        allowed = entry.indices
+        value_key = _value_key(values, allowed)
+        if value_key is None:
+            return None
+        found = _CACHE.get((key, value_key))
+        if found is not None:
+            return found
+    opdef = get_op(op)
+    if opdef.kernel is None:  # the uncached path raises that it cannot run eagerly
+        return None
+    reads: set = set()
+    probes = [_Probe(t, i, reads) for i, t in enumerate(inputs)]
+    try:
+        types = opdef.infer(probes, attrs)
+        kwargs = {a: attrs[a] for a in opdef.kernel_attrs}
+        new = _Entry(opdef.kernel, kwargs, tuple(t.dtype for t in types))
+    except Exception:  # noqa: BLE001 (the real inference raises it again, or succeeds)
+        if allowed is None:
+            _store(op, key, _UNCACHEABLE)
+        return None
+    if not reads and allowed is None:
+        _store(op, key, new)
+        return new
+    if allowed is None:
+        allowed = tuple(sorted(reads))
+        _store(op, key, _NeedsValues(allowed))
+    elif not reads <= set(allowed):
+        return None  # this path read other values than the key holds: not cacheable
+    value_key = _value_key(values, allowed)
+    if value_key is not None:
+        _store(op, (key, value_key), new)
+    return new
+
+
+def _store(op: str, key: tuple, entry) -> None:
+    if len(_CACHE) >= _CACHE_LIMIT:
+        clear_cache()
+    _CACHE[key] = entry
+    _PER_OP[op] = _PER_OP.get(op, 0) + 1
+
+
+def _value_key(values, indices) -> tuple | None:
+    """The bytes of small numeric input values, or None when one is not such a value."""
+    key = []
+    for i in indices:
+        v = values[i]
+        if not isinstance(v, (np.ndarray, np.generic)) or v.dtype.kind not in "biuf" \
+                or v.size > _VALUE_KEY_LIMIT:
+            return None
+        key.append(v.tobytes())
+    return tuple(key)
+
+
+_ATOMS = frozenset({bool, int, float, str, bytes, type(None)})
+
+
+class _Unfreezable(Exception):
+    pass
+
+
+def _freeze_attrs(attrs: dict) -> tuple | None:
+    """Attrs as a hashable key that keeps each value's type; None for arrays and the like.
+
+    Flat: ``name, type, value`` for a Python scalar, ``name, frozen`` otherwise
+    (a frozen value is a tuple, never a type, so the two cannot be confused).
+    """
+    key = []
+    for k, v in attrs.items():
+        c = v.__class__
+        if c in _ATOMS:
+            key += (k, c, v)
+            continue
+        try:
+            key += (k, _freeze(v))
+        except _Unfreezable:
+            return None
+    return tuple(key)
+
+
+def _freeze(v) -> tuple:
+    c = v.__class__
+    if c in _ATOMS:
+        return (c, v)
+    if c is tuple or c is list:
+        return (c, tuple([_freeze(e) for e in v]))
+    if c is DType:
+        return (c, v.name)
+    if c is TensorShape:
+        return (c, v.as_tuple())
+    raise _Unfreezable
+
+
+# -- errors ------------------------------------------------------------------------------
+
+def at_user_line(err: InvalidArgumentError) -> InvalidArgumentError:
+    """Adds the user's file:line to an error of an eagerly run op (found only on failure)."""
+    origin = current_origin()
+    if origin is not None and str(origin) not in err.message:
+        err.message = f"{err.message}\n  at {origin}"
+        err.args = (err.message,)
+    return err
+
+
+def leaked(t: SymbolicTensor) -> LeakedTensorError:
+    origin = t.op.origin
+    where = f" (created at {origin})" if origin else ""
+    return LeakedTensorError(
+        f"{t} is a symbolic tensor of graph {t.graph.name!r}{where} that escaped the function "
+        "being traced and is used outside it. Symbolic tensors only live while their function "
+        "is traced: return the value from the function instead of storing it in a global, a "
+        "list or an attribute, or store it in a tf.Variable.")
