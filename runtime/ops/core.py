@@ -79,15 +79,16 @@ def capture(graph: Graph, t: SymbolicTensor) -> Output:
 
 def constant(value, dtype=None, shape=None, name: str = "Const") -> Tensor:
     """``tf.constant``: a tensor holding ``value`` (int→int32, float→float32)."""
-    if isinstance(value, Tensor):
-        value = value.numpy() if isinstance(value, EagerTensor) else value
-        if isinstance(value, SymbolicTensor):
-            raise TypeError("tf.constant needs a concrete value, got a symbolic tensor; "
-                            "use tf.identity instead")
-    if isinstance(value, (list, tuple)) and shape is None and any(
-            isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in _leaves(value)):
-        from runtime.ops.array_ops import stack_nested  # tf.constant([x, 1]) packs the tensors
-        return stack_nested(value, dtype=dtype)
+    if value.__class__ not in _SCALARS:  # (``x * 2.0`` converts a Python number per call)
+        if isinstance(value, Tensor):
+            value = value.numpy() if isinstance(value, EagerTensor) else value
+            if isinstance(value, SymbolicTensor):
+                raise TypeError("tf.constant needs a concrete value, got a symbolic tensor; "
+                                "use tf.identity instead")
+        if isinstance(value, (list, tuple)) and shape is None and any(
+                isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in _leaves(value)):
+            from runtime.ops.array_ops import stack_nested  # tf.constant([x, 1]) packs them
+            return stack_nested(value, dtype=dtype)
     dt = as_dtype(dtype) if dtype is not None else infer_dtype(value)
     _check_convertible(value, dt)
     arr = as_array(value, dt)
@@ -109,7 +110,7 @@ def _check_convertible(value, dtype: DType) -> None:
     """Refuses lossy conversions TensorFlow refuses (1.5 to int32, 'a' to float)."""
     if isinstance(value, (np.ndarray, np.generic)):
         return
-    for leaf in _leaves(value):
+    for leaf in (value,) if value.__class__ in _SCALARS else _leaves(value):
         if isinstance(leaf, Tensor):
             continue
         if isinstance(leaf, (str, bytes)) != dtype.is_string:
@@ -121,6 +122,9 @@ def _check_convertible(value, dtype: DType) -> None:
             if not info.min <= leaf <= info.max:
                 raise TypeError(f"Cannot convert {leaf!r} to EagerTensor of dtype {dtype.name}: "
                                 "out of range")
+
+
+_SCALARS = frozenset({bool, int, float})
 
 
 def _leaves(value):
@@ -137,6 +141,8 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, dtype_hint=Non
     ``dtype`` is a requirement (a Tensor of another dtype is an error);
     ``dtype_hint`` only guides the conversion of Python values.
     """
+    if value.__class__ in _SCALARS and dtype_hint is None:  # a Python number: no Tensor-likes
+        return constant(value, dtype=dtype, name=name or "Const")
     if isinstance(value, Tensor):
         if dtype is not None and value.dtype != as_dtype(dtype):
             raise ValueError(f"Tensor conversion requested dtype {as_dtype(dtype).name} for "

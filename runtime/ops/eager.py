@@ -234,17 +234,37 @@ def _freeze_attrs(attrs: dict) -> tuple | None:
     return tuple(key)
 
 
+_PLAIN = frozenset({int, str, type(None)})  # no other type's values equal theirs
+
+
 def _freeze(v) -> tuple:
+    """``(type, value)``, recursively; a plain tuple (see ``_plain``) stays as it is.
+
+    A frozen value starts with a type, a plain tuple never does: they cannot be equal.
+    """
     c = v.__class__
     if c in _ATOMS:
         return (c, v)
-    if c is tuple or c is list:
+    if c is tuple:
+        if _plain(v):
+            return v  # StridedSlice's (("index", 3),): the common case
+        return (c, tuple([_freeze(e) for e in v]))
+    if c is list:
         return (c, tuple([_freeze(e) for e in v]))
     if c is DType:
         return (c, v.name)
     if c is TensorShape:
         return (c, v.as_tuple())
     raise _Unfreezable
+
+
+def _plain(v: tuple) -> bool:
+    """True for a tuple of ints, strings, None and such tuples (no bools, no floats)."""
+    for e in v:
+        c = e.__class__
+        if c not in _PLAIN and (c is not tuple or not _plain(e)):
+            return False
+    return True
 
 
 # -- errors ------------------------------------------------------------------------------

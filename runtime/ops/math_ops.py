@@ -14,7 +14,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType, as_dtype
-from runtime.ops.core import apply_op, binary_operands, convert_to_tensor
+from runtime.ops.core import _const_name, apply_op, binary_operands, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, Tensor
 
@@ -42,10 +42,16 @@ def _convert_like(value, dtype: DType, name: str) -> Tensor:
             f"Write the value so it fits {dtype.name}, or tf.cast the tensor.") from None
 
 
+_NUMBERS = frozenset({bool, int, float})
+
+
 def operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     """The two operands of a binary op as tensors; a Python value takes the tensor's dtype."""
-    if isinstance(x, Tensor) and isinstance(y, Tensor):  # the common case, eager or staged
-        return x, y
+    if isinstance(x, Tensor):  # the common cases first, eager or staged
+        if isinstance(y, Tensor):
+            return x, y
+        if y.__class__ in _NUMBERS:  # x * 2.0
+            return x, _convert_like(y, x.dtype, _const_name(op_name, "y"))
     if is_tensor_like(x):
         x = convert_to_tensor(x)
     if is_tensor_like(y):
@@ -56,11 +62,6 @@ def operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     if y_t and not x_t:
         return _convert_like(x, y.dtype, _const_name(op_name, "x")), y
     return binary_operands(x, y, op_name)
-
-
-def _const_name(op_name: str, arg: str) -> str:
-    from runtime.ops import core
-    return core._const_name(op_name, arg)
 
 
 def _binary(op: str, default_name: str, tf_name: str | None = None):

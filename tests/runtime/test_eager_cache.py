@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import runtime as rt
 from graph import dtypes
@@ -176,6 +178,26 @@ def test_attrs_of_another_type_are_another_key(test_op):
         apply_op("TestAttrType", [_const(1)], {"flag": 0})
 
 
+@pytest.mark.parametrize("good,bad", [
+    ((1, "a", None), (True, "a", None)),
+    (((1, 2), ("x",)), ((1, 2.0), ("x",))),
+    ((1, 2), [1, 2]),
+])
+def test_tuple_attrs_are_keyed_on_their_elements_types(test_op, good, bad):
+    def infer(inputs, attrs):
+        def plain(v):
+            return type(v) is tuple and all(
+                type(e) in (int, str, type(None)) or plain(e) for e in v)
+        if not plain(attrs["spec"]):
+            raise TypeError(f"TestSpec: spec must hold ints and strings, got {attrs['spec']!r}")
+        return [TensorType(dtypes.int32, inputs[0].shape)]
+    test_op("TestSpec", infer, lambda x, spec: x, kernel_attrs=("spec",))
+    for _ in range(2):
+        apply_op("TestSpec", [_const(1)], {"spec": good})
+    with pytest.raises(InvalidArgumentError, match="spec must hold ints and strings"):
+        apply_op("TestSpec", [_const(1)], {"spec": bad})
+
+
 def test_inference_asking_more_than_a_probe_offers_runs_uncached(test_op):
     calls = []
 
@@ -270,3 +292,28 @@ def test_an_op_with_a_new_key_on_every_call_stops_filling_the_cache(monkeypatch)
         rt.random.set_seed(None)
     assert len({tuple(v) for v in values}) == 20
     assert len(eager._CACHE) <= 5 + 1  # (a miss may store two entries: the values it read)
+
+
+def _outcome(run):
+    """(dtype name, value) of a run, or the first line of its error."""
+    try:
+        out = run()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e).split("\n")[0]
+    return out.dtype.name, np.asarray(out.numpy()).dtype, np.asarray(out.numpy()).tolist()
+
+
+_SHAPES = st.lists(st.integers(1, 3), min_size=0, max_size=3).map(tuple)
+_DTYPES = st.sampled_from([dtypes.float32, dtypes.float64, dtypes.int32, dtypes.bool_])
+
+
+@settings(max_examples=60, deadline=None)
+@given(op=st.sampled_from(["AddV2", "Mul", "Maximum", "Greater", "MatMul", "LogicalAnd"]),
+       a=st.tuples(_DTYPES, _SHAPES), b=st.tuples(_DTYPES, _SHAPES))
+def test_hits_and_misses_agree_with_the_reference_path(op, a, b):
+    def make():
+        return [EagerTensor(np.ones(s, d.numpy_dtype), d) for d, s in (a, b)]
+    attrs = {"transpose_a": False, "transpose_b": False} if op == "MatMul" else {}
+    want = _outcome(lambda: _uncached(op, make(), attrs))
+    for _ in range(2):
+        assert _outcome(lambda: apply_op(op, make(), dict(attrs))) == want
