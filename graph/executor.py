@@ -187,30 +187,46 @@ def _scalar_form(value):
     return None
 
 
+def _key(output: Output) -> tuple[int, int]:
+    """A value's dict key while compiling: hashing a tuple of ints is C code, while
+    ``Output`` (a dataclass) hashes and compares in Python, thousands of times a plan."""
+    return id(output.node), output.index
+
+
 class _Block:
-    """Liveness facts about one scheduled graph compiled into one block of code."""
+    """Liveness facts about one scheduled graph compiled into one block of code.
+
+    Values are keyed by ``_key``.
+    """
 
     def __init__(self, graph: Graph, fetches: list[Output]):
         self.nodes = schedule(graph, fetches)
-        self.canon: dict[Output, Output] = {}  # Identity output -> the value it passes on
+        self.canon: dict[tuple, Output] = {}  # Identity output -> the value it passes on
         for node in self.nodes:
             if node.op == "Identity" and len(node.inputs) == 1:
-                self.canon[node.output(0)] = self.value(node.inputs[0])
-        self.fetched = {self.value(f) for f in fetches}
-        self.last: dict[Output, int] = {}
-        self.consumers: dict[Output, list[Node]] = {}
+                self.canon[id(node), 0] = self.value(node.inputs[0])
+        self.fetched = {_key(self.value(f)) for f in fetches}
+        self.last: dict[tuple, int] = {}
+        self.consumers: dict[tuple, list[Node]] = {}
+        last, consumers, canon = self.last, self.consumers, self.canon
         for idx, node in enumerate(self.nodes):
-            if node.op == "Identity" and node.output(0) in self.canon:
+            if node.op == "Identity" and (id(node), 0) in canon:
                 continue
             for i in node.inputs:
-                v = self.value(i)
-                self.last[v] = idx
-                self.consumers.setdefault(v, []).append(node)
+                v = self.value(i) if i.node.op == "Identity" else i
+                k = id(v.node), v.index
+                last[k] = idx
+                if k in consumers:
+                    consumers[k].append(node)
+                else:
+                    consumers[k] = [node]
             for j in range(len(node.outputs)):  # unused outputs die at once
-                self.last.setdefault(node.output(j), idx)
+                last.setdefault((id(node), j), idx)
 
     def value(self, output: Output) -> Output:
-        return self.canon.get(output, output)
+        if output.node.op != "Identity":
+            return output
+        return self.canon.get((id(output.node), output.index), output)
 
 
 class _Codegen:
@@ -226,6 +242,7 @@ class _Codegen:
         self._globals: dict[int, str] = {}
         self.compile_sub = _SubgraphCompiler("codegen")
         self._kernels: dict[int, tuple[Node, Callable | None]] = {}
+        self._ufuncs: dict[int, np.ufunc | None] = {}  # by node id (nodes outlive the compile)
         self.scalars: dict[str, str] = {}  # name of a 0-d constant -> its scalar form
 
     def kernel(self, node: Node) -> Callable | None:
@@ -242,10 +259,16 @@ class _Codegen:
         return entry[1]
 
     def ufunc(self, node: Node) -> np.ufunc | None:
+        key = id(node)
+        if key in self._ufuncs:
+            return self._ufuncs[key]
         opdef = get_op(node.op)
         if opdef.function_attrs or node.op in ("Placeholder", "Const"):
-            return None
-        return _plain_ufunc(node, self.kernel(node))
+            found = None
+        else:
+            found = _plain_ufunc(node, self.kernel(node))
+        self._ufuncs[key] = found
+        return found
 
     # -- output helpers ---------------------------------------------------
     def emit(self, indent: int, text: str, node: Node | None = None) -> None:
@@ -284,9 +307,10 @@ class _Codegen:
         """Emits ``graph``'s schedule; returns the names holding ``fetches`` and,
         among them, the slots this block owns (the caller moves and deletes them)."""
         info = _Block(graph, fetches)
-        names: dict[Output, str] = dict(zip(graph.inputs, in_names))
-        owned: set[Output] = set()    # values held in this block's own slots
-        ufunc_made: set[Output] = set()  # values that are fresh ufunc results
+        names: dict[tuple, str] = {_key(i): n for i, n in zip(graph.inputs, in_names)}
+        owned: set[tuple] = set()    # values held in this block's own slots
+        ufunc_made: set[tuple] = set()  # values that are fresh ufunc results
+        alias, last, fetched = info.value, info.last, info.fetched
         free: list[str] = []
         start = len(self.lines)
 
@@ -295,31 +319,32 @@ class _Codegen:
 
         for idx, node in enumerate(info.nodes):
             if node.op == "Placeholder":
-                if node.output(0) not in names:
+                if (id(node), 0) not in names:
                     raise InvalidArgumentError(
                         message=f"Placeholder {node.name!r} is needed but is not an input of "
                                 f"graph {graph.name!r}")
                 continue
             if node.op == "Const":
                 value = node.attrs["value"]
-                names[node.output(0)] = self.bind("c", value)
+                name = names[id(node), 0] = self.bind("c", value)
                 scalar = _scalar_form(value)
                 if scalar is not None:
-                    self.scalars[names[node.output(0)]] = self.bind("s", scalar)
+                    self.scalars[name] = self.bind("s", scalar)
                 continue
-            if node.op == "Identity" and node.output(0) in info.canon:
+            if node.op == "Identity" and (id(node), 0) in info.canon:
                 continue  # an alias of its input: no code
-            args = [names[info.value(i)] for i in node.inputs]
+            ins = [_key(alias(i)) for i in node.inputs]
+            args = [names[k] for k in ins]
             if node.outputs and all(t.shape.rank == 0 for t in node.outputs):
                 args = [self.scalars.get(a, a) for a in args]
             dying: list[Output] = []
-            for i in node.inputs:
-                v = info.value(i)
-                if info.last[v] == idx and v in owned and v not in info.fetched \
-                        and v not in dying:
-                    dying.append(v)
-            released = [names[v] for v in dying]
-            outs = [node.output(j) for j in range(len(node.outputs))]
+            dying_keys: list[tuple] = []
+            for i, k in zip(node.inputs, ins):
+                if last[k] == idx and k in owned and k not in fetched and k not in dying_keys:
+                    dying.append(alias(i))
+                    dying_keys.append(k)
+            released = [names[k] for k in dying_keys]
+            outs = [(id(node), j) for j in range(len(node.outputs))]
             inline = (node.op in _IF_OPS or node.op in _WHILE_OPS) and \
                 loops < _MAX_INLINE_LOOPS and indent < _MAX_INLINE_INDENT
             if inline and node.op in _IF_OPS:
@@ -330,8 +355,8 @@ class _Codegen:
                                             loops)
             else:
                 expr, reuse = self.call(node, args, dying, info, ufunc_made, names)
-                unused = len(outs) == 1 and info.last[outs[0]] == idx and \
-                    outs[0] not in info.fetched and reuse is None
+                unused = len(outs) == 1 and last[outs[0]] == idx and \
+                    outs[0] not in fetched and reuse is None
                 if not outs or unused:
                     self.emit(indent, expr, node)  # no result, or one nobody reads
                     outs, targets = [], []
@@ -348,18 +373,17 @@ class _Codegen:
             for o, t in zip(outs, targets):
                 names[o] = t
                 owned.add(o)
-            dead = released + [names[o] for o in outs
-                               if info.last[o] == idx and o not in info.fetched]
+            dead = released + [names[o] for o in outs if last[o] == idx and o not in fetched]
             if dead:
                 self.emit(indent, "del " + ", ".join(dead))
                 free.extend(dead)
         if len(self.lines) == start:
             self.emit(indent, "pass")
-        result = [names[info.value(f)] for f in fetches]
-        return result, {names[v] for v in info.fetched if v in owned}
+        result = [names[_key(alias(f))] for f in fetches]
+        return result, {names[k] for k in fetched if k in owned}
 
     def call(self, node: Node, args: list[str], dying: list[Output], info: _Block,
-             ufunc_made: set[Output], names: dict[Output, str]) -> tuple[str, str | None]:
+             ufunc_made: set[tuple], names: dict[tuple, str]) -> tuple[str, str | None]:
         """The expression computing ``node`` and the dead buffer it writes into, if any."""
         opdef = get_op(node.op)
         ufunc = self.ufunc(node)
@@ -367,7 +391,7 @@ class _Codegen:
             reuse = self._reusable(node, dying, info, ufunc_made)
             if reuse is not None:
                 k = self.bind("k", ufunc)
-                return f"{k}({', '.join(args)}, out={names[reuse]})", names[reuse]
+                return f"{k}({', '.join(args)}, out={names[_key(reuse)]})", names[_key(reuse)]
             if ufunc in _BINARY_OPERATORS and len(args) == 2:
                 return f"{args[0]} {_BINARY_OPERATORS[ufunc]} {args[1]}", None
             if ufunc in _UNARY_OPERATORS and len(args) == 1:
@@ -387,7 +411,7 @@ class _Codegen:
         k = self.bind("k", self.kernel(node))
         return f"{k}({', '.join(args)})", None
 
-    def _reusable(self, node: Node, dying: list[Output], info: _Block, ufunc_made: set[Output]):
+    def _reusable(self, node: Node, dying: list[Output], info: _Block, ufunc_made: set[tuple]):
         """A dying input buffer that ``node`` may overwrite (``out=``), or None.
 
         Only a fresh ufunc result whose every reader is a ufunc qualifies: no
@@ -398,8 +422,9 @@ class _Codegen:
         if n is None or n < _REUSE_MIN_ELEMENTS:
             return None
         for v in dying:
-            if v in ufunc_made and v.type == out and \
-                    all(self.ufunc(c) is not None for c in info.consumers.get(v, ())):
+            k = _key(v)
+            if k in ufunc_made and v.type == out and \
+                    all(self.ufunc(c) is not None for c in info.consumers.get(k, ())):
                 return v
         return None
 
@@ -418,7 +443,7 @@ class _Codegen:
                 self.emit(indent + 1, "del " + ", ".join(sorted(owned)))
 
     def inline_while(self, node: Node, args: list[str], dying: list[Output],
-                     names: dict[Output, str], released: list[str], slot, indent: int,
+                     names: dict[tuple, str], released: list[str], slot, indent: int,
                      loops: int) -> list[str]:
         """Writes the loop; returns the slots holding the loop variables afterwards.
 

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 from graph.ir import Graph
 from graph.passes import algebraic, constant_folding, cse, hoisting, identity, prune as _prune
+from graph.passes import rounds
 from graph.passes.algebraic import simplify
 from graph.passes.constant_folding import fold_constants
 from graph.passes.cse import eliminate_common_subexpressions
@@ -45,8 +46,14 @@ def optimize(graph: Graph, passes: Sequence[Pass] = DEFAULT) -> Graph:
     """An optimized copy of ``graph``: ``passes`` run in order until nothing changes.
 
     Library graphs that nothing reaches are not copied (pruning would drop them).
+    The default passes run through ``rounds.run_default``, which re-runs only
+    where a change can enable more work; a custom list re-runs every pass on
+    every graph until a round changes nothing.
     """
     graph = copy_graph(graph, library=False)
+    if tuple(passes) == DEFAULT:
+        rounds.run_default(graph, MAX_ROUNDS)
+        return graph
     for _ in range(MAX_ROUNDS):
         # No pass adds or drops sub-graphs except prune (last): one walk serves a round.
         graphs = all_graphs(graph)

@@ -124,12 +124,17 @@ def hoist_from(graph: Graph, loop: Node) -> bool:
     return True
 
 
-def hoist_in_place(graph: Graph, shared: set[int]) -> bool:
+def hoist_in_place(graph: Graph, shared: set[int], touched: list | None = None) -> bool:
+    """Hoists from the loops of ``graph``; ``touched`` (if given) receives every graph
+    that changed (``graph`` and the loops' bodies and conditions)."""
     changed = False
     for node in list(graph.nodes):
         if node.op in _WHILE_OPS and id(node.attrs["body"]) not in shared \
                 and id(node.attrs["cond"]) not in shared:
-            changed |= hoist_from(graph, node)
+            if hoist_from(graph, node):
+                changed = True
+                if touched is not None:
+                    touched += [graph, node.attrs["body"], node.attrs["cond"]]
     return changed
 
 

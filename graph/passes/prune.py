@@ -8,15 +8,22 @@ from __future__ import annotations
 
 from graph.executor import schedule
 from graph.ir import Graph
-from graph.passes.rewrite import all_graphs, copy_graph
+from graph.passes.rewrite import all_graphs, copy_graph, subgraphs
 
 
-def prune_in_place(graph: Graph) -> bool:
-    """Prunes ``graph`` (not its sub-graphs); True when it removed something."""
+def prune_in_place(graph: Graph, structural: list | None = None) -> bool:
+    """Prunes ``graph`` (not its sub-graphs); True when it removed something.
+
+    ``structural`` (if given) receives the removed nodes that waited on other
+    nodes or held sub-graphs: removing them can let other passes do more.
+    """
     keep = {id(n) for n in schedule(graph, graph.outputs)}
     keep.update(id(i.node) for i in graph.inputs)
     if len(keep) >= len(graph.nodes):
         return False
+    if structural is not None:
+        structural.extend(n for n in graph.nodes if id(n) not in keep
+                          and (n.control_inputs or subgraphs(n)))
     graph.nodes = [n for n in graph.nodes if id(n) in keep]
     graph.captures = {k: v for k, v in graph.captures.items() if id(v.node) in keep}
     return True

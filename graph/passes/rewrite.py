@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from graph.ir import Graph, Node, Output
+import numpy as np
+
+from graph import dtypes
+from graph.dtypes import DType
+from graph.ir import Graph, Node, Output, TensorType
+from graph.shapes import TensorShape
 from graph.registry import get_op
 
 # Ops that draw random numbers are registered stateful, but name them too so
@@ -21,16 +26,33 @@ def is_random(node: Node) -> bool:
     return any(w in node.op for w in _RANDOM_WORDS)
 
 
+_purity: dict[str, tuple[object, bool]] = {}  # op name -> (its OpDef, pure); passes ask often
+
+
 def is_pure(node: Node) -> bool:
     """Same inputs always give the same values and nothing else happens."""
     opdef = get_op(node.op)
-    return not opdef.stateful and not is_random(node)
+    known = _purity.get(node.op)
+    if known is None or known[0] is not opdef:  # first sight, or the op was registered again
+        known = _purity[node.op] = (opdef, not opdef.stateful and not is_random(node))
+    return known[1]
+
+
+_plain: dict[object, bool] = {}  # DType -> numeric, bool or string
 
 
 def holds_plain_values(node: Node) -> bool:
     """Every output is a numeric, bool or string tensor (not a resource or variant)."""
-    return bool(node.outputs) and all(
-        t.dtype.is_numeric or t.dtype.is_bool or t.dtype.is_string for t in node.outputs)
+    if not node.outputs:
+        return False
+    for t in node.outputs:
+        dtype = t.dtype
+        plain = _plain.get(dtype)
+        if plain is None:
+            plain = _plain[dtype] = dtype.is_numeric or dtype.is_bool or dtype.is_string
+        if not plain:
+            return False
+    return True
 
 
 def graphs_in(value) -> Iterator[Graph]:
@@ -59,6 +81,9 @@ def map_graphs(value, mapping: dict[int, Graph]):
 
 
 _CONTAINERS = (list, tuple, dict)
+# attr value types that never hold a Graph: one set lookup skips them
+_LEAVES = frozenset({type(None), bool, int, float, str, bytes, np.ndarray, DType, TensorShape,
+                     TensorType, *{d.numpy_dtype.type for d in dtypes.ALL}} - {np.object_})
 
 
 def subgraphs(node: Node) -> list[Graph]:
@@ -66,6 +91,8 @@ def subgraphs(node: Node) -> list[Graph]:
     found = None
     for v in node.attrs.values():
         t = type(v)
+        if t in _LEAVES:
+            continue
         if t is Graph:
             if found is None:
                 found = []
@@ -133,25 +160,28 @@ def copy_graph(root: Graph, library: bool = True) -> Graph:
         new._scopes = list(g._scopes)
         gmap[id(g)] = new
     nmap: dict[int, Node] = {}
-    outs: dict[Output, Output] = {}  # original output -> its copy, made once
+    outs: dict[int, Output] = {}  # id of a copied node's output 0 -> the copy's output 0
+    new_node = Node.__new__
 
     def out(o: Output) -> Output:
-        copy = outs.get(o)
-        if copy is None:
-            node = nmap.get(id(o.node))
-            if node is None:
-                return o
-            copy = outs[o] = Output(node, o.index)
-        return copy
+        node = nmap.get(id(o.node))
+        if node is None:
+            return o
+        if o.index:
+            return Output(node, o.index)
+        return outs.get(id(node)) or outs.setdefault(id(node), Output(node, 0))
 
     for g in graphs:
         new = gmap[id(g)]
         append = new.nodes.append
         for node in g.nodes:
-            attrs = map_graphs(node.attrs, gmap) if subgraphs(node) else dict(node.attrs)
-            copy = Node(new, node.name, node.op, [out(i) for i in node.inputs],
-                        [nmap.get(id(c), c) for c in node.control_inputs] if node.control_inputs
-                        else (), attrs, node.outputs, node.origin)
+            # Node.__init__ copies its lists again; these are fresh already.
+            copy = new_node(Node)
+            copy.graph, copy.name, copy.op, copy.origin = new, node.name, node.op, node.origin
+            copy.inputs = [out(i) for i in node.inputs]
+            copy.control_inputs = [nmap.get(id(c), c) for c in node.control_inputs]
+            copy.attrs = map_graphs(node.attrs, gmap) if subgraphs(node) else dict(node.attrs)
+            copy.outputs = list(node.outputs)
             nmap[id(node)] = copy
             append(copy)
     for g in graphs:
@@ -181,16 +211,18 @@ def replace_uses(graph: Graph, mapping: dict[Output, Output]) -> None:
             o, seen = mapping[o], seen + 1
         return o
 
+    sources = {id(o.node) for o in mapping}  # a cheap test before hashing Outputs
     for node in graph.nodes:
-        if any(i in mapping for i in node.inputs):
-            node.inputs = [resolve(i) for i in node.inputs]
-    graph.outputs = [resolve(o) for o in graph.outputs]
-    # Captures chain one level at a time (runtime.ops.core.capture), so only the
-    # sub-graphs held by this graph's own nodes can name its outputs.
-    for node in graph.nodes:
+        for i in node.inputs:
+            if id(i.node) in sources and i in mapping:
+                node.inputs = [resolve(i) for i in node.inputs]
+                break
+        # Captures chain one level at a time (runtime.ops.core.capture), so only the
+        # sub-graphs held by this graph's own nodes can name its outputs.
         for g in subgraphs(node):
             if g.captures and any(k in mapping for k in g.captures):
                 g.captures = {resolve(k): v for k, v in g.captures.items()}
+    graph.outputs = [resolve(o) for o in graph.outputs]
 
 
 def remove_nodes(graph: Graph, dead: Iterable[Node]) -> None:

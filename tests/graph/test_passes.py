@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import runtime as rt
 from graph import compile_graph
@@ -16,6 +17,7 @@ from graph.ir import Graph, Node
 from graph.passes import (PASSES, copy_graph, eliminate_common_subexpressions, fold_constants,
                           hoist_loop_invariants, optimize, prune, remove_identities, simplify)
 from graph.passes.rewrite import all_graphs
+from tests.graph.test_executor import steps
 from tests.staging import trace
 
 
@@ -258,3 +260,73 @@ def test_optimize_accepts_a_custom_pass_list():
     only_prune = optimize(graph, passes=[PASSES["prune"]])
     assert ops(only_prune) == ops(graph)
     assert ops(optimize(graph)) == ["Placeholder"]
+
+
+# -- the default pipeline re-runs only where it can do more ----------------------------------
+def _every_round(graph: Graph) -> Graph:
+    """``optimize`` with the default passes, re-running all of them on every graph."""
+    from graph.passes import DEFAULT
+    return optimize(graph, passes=[lambda g, p=p: p(g) for p in DEFAULT])
+
+
+def _listing(graph: Graph):
+    return [(g.name, [(n.name, n.op, [i.name for i in n.inputs], [c.name for c in n.control_inputs],
+                       [str(t) for t in n.outputs]) for n in g.nodes],
+             [o.name for o in g.outputs], [i.name for i in g.inputs])
+            for g in all_graphs(graph)]
+
+
+def _folding_enables_algebra(x):
+    one = rt.constant(3.0) - 2.0           # folds to 1.0 ...
+    return x * one                         # ... so this becomes x, but only in round two
+
+
+def _hoisting_enables_folding_and_cse(x, y):
+    def body(v, i, s):
+        w = rt.tanh(s) * 2.0                # invariant: hoisted, then folded in front of the loop
+        return v + w * rt.tanh(y) + rt.cast(i, rt.float32), i + 1, s
+    loop = rt.while_loop(lambda v, i, s: i < 4, body, [x, 0, rt.constant(0.5)])[0]
+    return loop + rt.tanh(y)                # merges with the hoisted tanh(y)
+
+
+def _algebra_in_a_body_enables_hoisting_by_its_holder(x):
+    def body(v, i, s):
+        w = rt.tanh(s) * 2.0                # hoistable once s passes through unchanged ...
+        return v + w, i + 1, s * (rt.constant(3.0) - 2.0)  # ... which takes two rounds
+    return rt.while_loop(lambda v, i, s: i < 4, body, [x, 0, rt.constant(0.5)])[0]
+
+
+def test_default_pipeline_reaches_what_rerunning_everything_reaches():
+    from tests.graph.test_executor import run_program
+    from benchmarks.bench_conversion import nested
+    import autograph as tf
+    graph, _, _ = trace(_folding_enables_algebra, np.ones(3, np.float32))
+    assert ops(optimize(graph)) == ["Placeholder"]
+    graph, _, _ = trace(_hoisting_enables_folding_and_cse, np.ones(3, np.float32),
+                        np.float32(0.25))
+    new = optimize(graph)
+    assert _listing(new) == _listing(_every_round(graph))
+    assert ops(new).count("Tanh") == 1 and "Const" in ops(new) and "Mul" in ops(new)
+    graph, _, _ = trace(_algebra_in_a_body_enables_hoisting_by_its_holder, np.ones(3, np.float32))
+    new = optimize(graph)
+    assert _listing(new) == _listing(_every_round(graph))
+    assert "Tanh" not in ops(body_of(new))
+    f = tf.function(nested, optimize=False)
+    traced = f.get_concrete_function(tf.constant(3), tf.constant(12), [None]).graph
+    assert _listing(optimize(traced)) == _listing(_every_round(traced))
+    program = [("while", 0, 3, [("const", 2, 0, 1.0, True), ("un", 0, 1),
+                                ("cond", 1, 0.5, [("bin", 0, 0, 2)], [("red", 1, 3)])]),
+               ("const", 0, 1, -0.0, False), ("bin", 2, 2, 3)]
+    graph, _, _ = trace(lambda a, b: run_program(program, [a, b]), np.ones(4, np.float32),
+                        np.float32(1))
+    assert _listing(optimize(graph)) == _listing(_every_round(graph))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program=steps(2))
+def test_default_pipeline_equals_rerunning_everything_on_random_programs(program):
+    from tests.graph.test_executor import run_program
+    with np.errstate(all="ignore"):
+        graph, _, _ = trace(lambda a, b: run_program(program, [a, b]), np.ones(4, np.float32),
+                            np.float32(1))
+    assert _listing(optimize(graph)) == _listing(_every_round(graph))
