@@ -15,7 +15,10 @@ read. An inference that read none depends only on the key and is cached. One
 that read some is cached per value of those inputs when they are small
 numeric arrays (under the key ``(key, their bytes)``), and not at all otherwise.
 Inference is a pure function of what it reads, so a hit gives what running
-it would give. Errors are never cached: a probe that raises (a genuine error,
+it would give. The kernel cached is the one a graph node of the same types
+would run (an op's stateless ``build``, given a view of the call as a node:
+``np.matmul`` rather than the generic kernel with its transpose arguments);
+a build reading input values is keyed on them the same way. Errors are never cached: a probe that raises (a genuine error,
 or an inference asking for more than a probe offers) sends the call down the
 uncached path, which runs the inference on the real inputs and raises exactly
 as before.
@@ -149,6 +152,16 @@ class _Probe:
         return self._value
 
 
+class _NodeView:
+    """What an op's ``build`` reads of a graph node, for an eager call: the inputs are
+    probes, so a build that reads an input's value keys the entry on it like inference."""
+
+    __slots__ = ("inputs", "attrs", "outputs")
+
+    def __init__(self, inputs: list, attrs: dict, outputs: list):
+        self.inputs, self.attrs, self.outputs = inputs, attrs, outputs
+
+
 def _miss(op, inputs, attrs, values, key, entry):
     """Infers on probes and caches what can be cached; None: run the uncached path."""
     if entry is _UNCACHEABLE or _PER_OP.get(op, 0) >= _OP_LIMIT:
@@ -169,12 +182,17 @@ def _miss(op, inputs, attrs, values, key, entry):
     probes = [_Probe(t, i, reads) for i, t in enumerate(inputs)]
     try:
         types = opdef.infer(probes, attrs)
-        kwargs = {a: attrs[a] for a in opdef.kernel_attrs}
-        new = _Entry(opdef.kernel, kwargs, tuple(t.dtype for t in types))
+        kernel, kwargs = opdef.kernel, {a: attrs[a] for a in opdef.kernel_attrs}
     except Exception:  # noqa: BLE001 (the real inference raises it again, or succeeds)
         if allowed is None:
             _store(op, key, _UNCACHEABLE)
         return None
+    if opdef.build is not None and not opdef.stateful and not opdef.function_attrs:
+        try:  # the kernel a graph node of these types would run (np.matmul, np.add...)
+            kernel, kwargs = opdef.build(_NodeView(probes, attrs, types), None), {}
+        except Exception:  # noqa: BLE001 (a build needing a real graph node: the plain kernel)
+            pass
+    new = _Entry(kernel, kwargs, tuple(t.dtype for t in types))
     if not reads and allowed is None:
         _store(op, key, new)
         return new

@@ -72,6 +72,15 @@ CASES = [
     ("Cast", lambda: [rt.constant([1.7, -2.5])],
      {"SrcT": dtypes.float32, "DstT": dtypes.int32, "Truncate": False}),
     ("Unpack", lambda: [rt.constant(np.arange(6.0).reshape(3, 2))], {"num": 3, "axis": 0}),
+    ("AddV2", lambda: [rt.constant(["a", "b"]), rt.constant("c")], None),  # built: strings
+    ("FloorDiv", lambda: [rt.constant([7, -7]), rt.constant([2, 3])], None),
+    ("FloorMod", lambda: [rt.constant([7.5, -7.0]), rt.constant(2.0)], None),
+    ("Equal", lambda: [rt.constant([1, 2]), rt.constant([1, 2, 3])],
+     {"incompatible_shape_error": False}),
+    ("NotEqual", lambda: [rt.constant([1, 2]), rt.constant([[1], [3]])],
+     {"incompatible_shape_error": True}),
+    ("BatchMatMulV2", lambda: [rt.constant(np.ones((2, 2, 3))), rt.constant(np.ones((2, 2, 3)))],
+     {"adj_x": False, "adj_y": True}),
 ]
 
 
@@ -90,6 +99,20 @@ def test_a_cache_hit_gives_what_the_uncached_path_gives(op, make, attrs):
             assert isinstance(g, EagerTensor) and g.dtype is w.dtype
             assert np.asarray(g.numpy()).dtype == w.dtype.numpy_dtype
             np.testing.assert_array_equal(g.numpy(), w.numpy())
+
+
+def test_integer_division_by_zero_is_found_after_a_nonzero_divisor_was_cached():
+    """FloorDiv's graph kernel drops the zero check for a nonzero constant divisor: eagerly
+    every divisor is a constant, so the entry is keyed on the divisor's value."""
+    x = rt.constant([7, 8])
+    for _ in range(2):
+        assert (x // rt.constant([2, 3])).numpy().tolist() == [3, 2]
+    with pytest.raises(InvalidArgumentError, match="Integer division by zero"):
+        x // rt.constant([2, 0])
+    big = rt.constant(np.arange(1, 101, dtype=np.int32))
+    assert (big // big).numpy().tolist() == [1] * 100     # too large to key on: uncached
+    with pytest.raises(InvalidArgumentError, match="Integer division by zero"):
+        big // rt.constant(np.arange(100, dtype=np.int32))
 
 
 def test_errors_are_not_cached_and_keep_their_message():
