@@ -277,7 +277,7 @@ def append_kernel(element_dtype: DType | None, grow: bool, item_shape: TensorSha
     so the tests compare the two.
     """
     static = item_shape.as_tuple() if item_shape.is_fully_defined() else None
-    proven = None  # an element shape known compatible with ``static``
+    proven = object()  # an element shape known compatible with ``static`` (none yet)
 
     def set_item(lst, index, item):
         nonlocal proven
