@@ -16,6 +16,7 @@ from autograph.operators.variables import Undefined, is_undefined
 from runtime import context, nest
 from runtime.composite import is_composite
 from runtime.errors import StagingError
+from runtime.ops.control_flow import Deferred
 from runtime.origin import current_origin
 from runtime.tensor import SymbolicTensor, Tensor
 
@@ -81,6 +82,11 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
     """One cond over the outputs. A Python list the branches append to stays a Python list
     (each branch appends to its own copy) when both branches leave it the same length;
     otherwise it is staged as a TensorArray (``LoopList``) and the cond traced again.
+
+    A return value set in one branch only is ``Deferred`` in the other: the cond
+    builds it there as zeros of the setting branch's type, so both branches are
+    traced once. Its ``do_return`` flag is false on that path, so the zeros are
+    never read.
     """
     init = tuple(get_state()) if get_state is not None else ()
     out_names = names[:nouts]
@@ -102,16 +108,17 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
             outs = tuple(get_state())[:nouts] if get_state is not None else ()
             seen[which] = outs
             if which == "true":
-                return tuple(None if is_undefined(v) else v for v in outs)
+                return tuple((_deferred_return() if _is_return_value(n) else None)
+                             if is_undefined(v) else v for n, v in zip(out_names, outs))
             merged = []
             for i, (name, t, f) in enumerate(zip(out_names, seen["true"], outs)):
                 if (name in lists and type(init[i]) is list
                         and not (type(t) is list and type(f) is list and len(t) == len(f))):
                     raise _ListLengthsDiffer(i)
-                if _is_return_value(name) and is_undefined(t) != is_undefined(f):
-                    raise _ReturnValueInOneBranch(name, f if is_undefined(t) else t)
-                if is_undefined(t):
-                    merged.append(None)
+                if _is_return_value(name) and is_undefined(f):
+                    merged.append(_deferred_return())  # built from the true branch's value
+                elif is_undefined(t):
+                    merged.append(f if _is_return_value(name) else None)
                 elif is_undefined(f):
                     merged.append(_placeholder_like(t))
                 else:
@@ -125,11 +132,6 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
             result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
                                   output_names=_flat_names(out_names, init))
             break
-        except _ReturnValueInOneBranch as missing:
-            # A return value set in one branch only: the other branch's value is never read
-            # (its do_return flag stays false), so it starts from a placeholder of its type.
-            i = out_names.index(missing.name)
-            init = init[:i] + (_placeholder_like(missing.value),) + init[i + 1:]
         except _ListLengthsDiffer as differ:
             i = differ.index
             init = init[:i] + (as_loop_list(init[i], names[i]),) + init[i + 1:]
@@ -139,6 +141,8 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
         t, f = seen["true"][i], seen["false"][i]
         if is_undefined(t) and is_undefined(f):
             final[i] = t
+        elif _is_return_value(name):
+            final[i] = result[i]  # (zeros where it was not set: do_return guards the reads)
         elif is_undefined(t) or is_undefined(f):
             side = "else" if is_undefined(t) else "true"
             final[i] = Undefined(name, f"it is assigned only in the {side} branch of the `if` at "
@@ -161,14 +165,6 @@ class _ListLengthsDiffer(Exception):
         self.index = index
 
 
-class _ReturnValueInOneBranch(Exception):
-    """Internal: restart a staged statement with a placeholder for the return value."""
-
-    def __init__(self, name, value):
-        super().__init__(name)
-        self.name, self.value = name, value
-
-
 def _check_both_defined(name, t, f, where):
     if (t is None) != (f is None):
         side, other = ("true", "else") if t is None else ("else", "true")
@@ -182,16 +178,30 @@ def _check_both_defined(name, t, f, where):
 
 
 def _placeholder_like(value):
-    """A stand-in for a value the other branch does not define (its result is discarded)."""
+    """Zeros of ``value``'s structure and types, in the graph being built: a stand-in for a
+    value that is never read where it stands (a return value on a path that has not
+    returned, a variable the other branch does not define).
+
+    Only dtypes and shapes are read: ``value`` may belong to another graph (the other
+    branch, the loop body); a Python value is converted eagerly to learn them.
+    """
     def zeros(v):
         if is_composite(v):
             return v
-        t = runtime.convert_to_tensor(v)
-        dims = [0 if d is None else d for d in (t.shape.as_tuple() if t.shape.rank else ())]
-        if t.dtype.is_string:
-            return runtime.constant(np.full(dims, b"", dtype=object), dtype=t.dtype)
-        return runtime.constant(np.zeros(dims, dtype=t.dtype.numpy_dtype), dtype=t.dtype)
+        if not isinstance(v, Tensor):
+            with context.init_scope():
+                v = runtime.convert_to_tensor(v)
+        dims = [0 if d is None else d for d in (v.shape.as_tuple() if v.shape.rank else ())]
+        if v.dtype.is_string:
+            return runtime.constant(np.full(dims, b"", dtype=object), dtype=v.dtype)
+        return runtime.constant(np.zeros(dims, dtype=v.dtype.numpy_dtype), dtype=v.dtype)
     return nest.map_structure(zeros, value)
+
+
+def _deferred_return() -> Deferred:
+    """A return value not set on this path: staged cond/while_loop build it as zeros of the
+    type the code that sets it gives it, once that code has been traced."""
+    return Deferred(_placeholder_like)
 
 
 # -- loops ---------------------------------------------------------------------------------
@@ -201,7 +211,10 @@ class _LoopState:
 
     A variable undefined before the loop is not carried: the body may assign
     it for its own use, and after the loop it stays undefined (the loop may
-    run zero times), which ``ld`` reports if it is read.
+    run zero times), which ``ld`` reports if it is read. The function's return
+    value is the exception: a ``return`` in the body sets it, so it is carried
+    as a ``Deferred`` slot, which the staged while_loop types from the body's
+    value once the body has been traced (once: no second trace to learn it).
     """
 
     def __init__(self, get_state, set_state, names, kind: str):
@@ -209,13 +222,24 @@ class _LoopState:
         self.names = tuple(names)
         self.init = tuple(get_state()) if get_state is not None else ()
         self.where = current_origin()
-        self.carried = [i for i, v in enumerate(self.init) if not is_undefined(v)]
+        self.deferred = {i: _deferred_return() for i, v in enumerate(self.init)
+                         if is_undefined(v) and _is_return_value(self.names[i])}
+        self.carried = [i for i, v in enumerate(self.init)
+                        if not is_undefined(v) or i in self.deferred]
         self.kind = kind
         for i in self.carried:
-            self._check_carriable(self.names[i], self.init[i])
+            if i not in self.deferred:
+                self._check_carriable(self.names[i], self.init[i])
 
     def _check_carriable(self, name, value):
         for leaf in nest.flatten(value):
+            if leaf is None and _is_return_value(name):
+                raise StagingError(
+                    f"The function returns from inside the {self.kind} loop at {self.where}, "
+                    "which is staged because its condition is a tensor, but it may also return "
+                    "None (it can end without a `return`); a staged loop must produce a tensor "
+                    "on every path: end the function with a `return` of a tensor of the same "
+                    "dtype.")
             if leaf is None:
                 raise StagingError(
                     f"'{name}' is None before the {self.kind} loop at {self.where}, and the loop "
@@ -224,7 +248,8 @@ class _LoopState:
             if isinstance(leaf, Tensor) or is_composite(leaf) or hasattr(leaf, "_as_tensor"):
                 continue
             try:
-                runtime.convert_to_tensor(leaf)
+                with context.init_scope():  # (a check: no node in the graph being built)
+                    runtime.convert_to_tensor(leaf)
             except (TypeError, ValueError) as e:
                 raise StagingError(
                     f"'{name}' is modified in the {self.kind} loop at {self.where}, which is "
@@ -233,7 +258,7 @@ class _LoopState:
                     "tf.TensorArray instead of a Python list).") from None
 
     def carried_values(self):
-        return [self.init[i] for i in self.carried]
+        return [self.deferred.get(i, self.init[i]) for i in self.carried]
 
     def carried_names(self):
         return _flat_names([self.names[i] for i in self.carried], self.carried_values())
@@ -244,7 +269,8 @@ class _LoopState:
             if is_undefined(v):
                 state[i] = Undefined(self.names[i], reason)
         for i, v in zip(self.carried, vals):
-            state[i] = v
+            if type(v) is not Deferred:  # (a return value not set yet stays undefined)
+                state[i] = v
         return tuple(state)
 
     def set_inside(self, vals):
@@ -255,23 +281,8 @@ class _LoopState:
 
     def get_carried(self):
         state = tuple(self.get_state()) if self.get_state is not None else ()
-        for i, (name, value) in enumerate(zip(self.names, state)):
-            if i not in self.carried and _is_return_value(name) and not is_undefined(value):
-                raise _ReturnValueInOneBranch(name, value)
-        return [state[i] for i in self.carried]
-
-    def carry_placeholder(self, missing: "_ReturnValueInOneBranch"):
-        """Carries a return value first set inside the loop, from a placeholder of its type."""
-        i = self.names.index(missing.name)
-        self.init = self.init[:i] + (_placeholder_like(missing.value),) + self.init[i + 1:]
-        self.carried = sorted(self.carried + [i])
-
-    def run(self, loop):
-        while True:
-            try:
-                return loop()
-            except _ReturnValueInOneBranch as missing:
-                self.carry_placeholder(missing)
+        return [self.deferred[i] if i in self.deferred and is_undefined(state[i]) else state[i]
+                for i in self.carried]
 
     def set_after(self, vals):
         if self.set_state is not None:
@@ -316,10 +327,10 @@ def _staged_while(test, body, get_state, set_state, names, opts):
         body()
         return state.get_carried()
 
-    final = state.run(lambda: runtime.while_loop(
+    final = runtime.while_loop(
         cond_fn, body_fn, state.carried_values(),
         maximum_iterations=opts.get("maximum_iterations"),
-        shape_invariants=_invariants(opts, state), loop_var_names=state.carried_names()))
+        shape_invariants=_invariants(opts, state), loop_var_names=state.carried_names())
     state.set_after(final)
 
 
@@ -416,10 +427,10 @@ def _stage_loop(state, kind, init_iterate, iterate_name, in_range, element, adva
         body(element(itr))
         return [advance(itr)] + state.get_carried()
 
-    final = state.run(lambda: runtime.while_loop(
+    final = runtime.while_loop(
         cond_fn, body_fn, [init_iterate] + state.carried_values(),
         maximum_iterations=opts.get("maximum_iterations"),
-        loop_var_names=[iterate_name] + state.carried_names()))
+        loop_var_names=[iterate_name] + state.carried_names())
     state.set_after(final[1:])
 
 

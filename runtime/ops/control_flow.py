@@ -5,6 +5,10 @@ callables into library sub-graphs and record one If / While node; captured
 outer tensors become extra inputs. Both branches, and every iteration, must
 agree in structure and dtype; a loop variable whose shape changes across
 iterations is relaxed to unknown dimensions and the loop is traced again.
+
+A ``Deferred`` stands for a value whose type is learned from a trace (see
+its docstring): AutoGraph uses it for a return value set inside a loop or in
+one branch, so that the statement is traced once.
 """
 from __future__ import annotations
 
@@ -21,6 +25,51 @@ from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 
+# -- values whose type a trace teaches ------------------------------------------
+
+class Deferred:
+    """A loop variable or branch result that has no value yet; its type comes from tracing.
+
+    AutoGraph's return value, when a ``return`` sits inside a staged loop or in
+    one branch of a staged ``if``, has no value before (or in the other branch),
+    and nothing reads it there: a ``do_return`` flag guards every read. Its type
+    is known only once the code that sets it has been traced. Rather than trace
+    twice (once to learn the type, again from a placeholder of it), the slot is
+    a ``Deferred``, allowed as an element of ``loop_vars`` (a list or tuple) and
+    of a branch's result (a list or tuple):
+
+    - ``while_loop`` passes it to ``cond`` and ``body`` as it is (no placeholder);
+      when the body returns a value in its place, the loop variable takes that
+      value's type, its initial value is ``make(value)`` in the outer graph, and
+      ``cond`` and ``body`` get an input for it that they do not read. A body that
+      returns the ``Deferred`` itself leaves the slot uncarried (the result holds
+      the ``Deferred``).
+    - ``cond`` fills a branch's ``Deferred`` with ``make(value of the other
+      branch)``, built inside that branch; deferred in both, the result holds it.
+
+    ``make`` must build a value of the given value's structure and types (zeros)
+    without reading it: it is called inside another graph than the value's.
+    """
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable):
+        self.make = make
+
+    def __repr__(self) -> str:
+        return "Deferred()"
+
+
+def _graph_outputs(result) -> tuple[list, list]:
+    """(flat outputs, per-leaf component counts) of a traced result; in the current graph."""
+    leaves, counts = flatten_components(nest.flatten(result))
+    outputs = [leaf if leaf is None or type(leaf) is Deferred else convert_to_tensor(leaf)
+               for leaf in leaves]
+    outputs = [t if t is None or type(t) is Deferred else apply_op("Identity", [t])
+               for t in outputs]
+    return outputs, counts
+
+
 # -- tracing a callable into a sub-graph ----------------------------------------
 
 class _Trace:
@@ -29,23 +78,43 @@ class _Trace:
     def __init__(self, graph: Graph, structure, outputs: list):
         self.graph = graph
         self.structure = structure  # nested result with leaves as returned
-        self.outputs = outputs      # flat: SymbolicTensor of ``graph`` or None
+        self.outputs = outputs      # flat: SymbolicTensor of ``graph``, None, or a Deferred
+
+    def fill(self, index: int, value) -> None:
+        """Replaces the ``Deferred`` element ``index`` of the result by ``value``, built in
+        this trace's graph (its outputs join the flat outputs where the Deferred was)."""
+        result, counts = self.structure
+        first_leaf = len(nest.flatten(list(result[:index])))
+        start = sum(1 if c is None else c for c in counts[:first_leaf])
+        with context.building(self.graph):
+            outputs, new_counts = _graph_outputs(value)
+        self.outputs[start:start + 1] = outputs
+        counts[first_leaf:first_leaf + 1] = new_counts
+        items = list(result)
+        items[index] = value
+        self.structure = (type(result)(items), counts)
 
 
-def _trace(fn: Callable, outer: Graph, base_name: str, arg_types: Sequence[TensorType],
+def _is_deferred_at(result, index: int) -> bool:
+    return type(result[index]) is Deferred
+
+
+def _trace(fn: Callable, outer: Graph, base_name: str, arg_types: Sequence,
            arg_names: Sequence[str], pack_args: Callable) -> _Trace:
+    """Traces ``fn`` into a new sub-graph; a ``Deferred`` in ``arg_types`` is passed as is."""
     graph = Graph(outer.new_function_name(base_name), outer=outer)
     with context.building(graph):
-        placeholders = []
+        args = []
         for t, n in zip(arg_types, arg_names):
+            if type(t) is Deferred:
+                args.append(t)
+                continue
             node = graph.add_node("Placeholder", attrs={"dtype": t.dtype, "shape": t.shape},
                                   name=n)
-            placeholders.append(SymbolicTensor(node.output(0)))
-        graph.inputs = [p._output for p in placeholders]
-        result = fn(*pack_args(placeholders))
-        leaves, counts = flatten_components(nest.flatten(result))
-        outputs = [None if leaf is None else convert_to_tensor(leaf) for leaf in leaves]
-        outputs = [None if t is None else apply_op("Identity", [t]) for t in outputs]
+            args.append(SymbolicTensor(node.output(0)))
+        graph.inputs = [a._output for a in args if type(a) is not Deferred]
+        result = fn(*pack_args(args))
+        outputs, counts = _graph_outputs(result)
     return _Trace(graph, (result, counts), outputs)
 
 
@@ -103,10 +172,11 @@ def cond(pred, true_fn: Callable | None = None, false_fn: Callable | None = None
     finally:
         graph.pop_scope()
     then_t, else_t = branches
+    _fill_deferred_results(then_t, else_t)
     output_types = _merge_branch_outputs(then_t, else_t, output_names)
     captured = _finish_inputs([then_t.graph, else_t.graph], leading=0)
     for t in branches:
-        t.graph.outputs = [o._output for o in t.outputs if o is not None]
+        t.graph.outputs = [o._output for o in t.outputs if not _absent(o)]
         graph.add_function(t.graph)
     op = "If" if _is_stateful([then_t.graph, else_t.graph]) else "StatelessIf"
     node = graph.add_node(op, [pred_ref] + captured,
@@ -114,10 +184,27 @@ def cond(pred, true_fn: Callable | None = None, false_fn: Callable | None = None
                                  "output_types": output_types},
                           name=scope, exact_name=True, origin=current_origin())
     outs = iter(SymbolicTensor(node.output(i)) for i in range(len(output_types)))
-    flat = [None if o is None else next(outs) for o in then_t.outputs]
+    flat = [o if _absent(o) else next(outs) for o in then_t.outputs]
     result, counts = then_t.structure
     leaves = rebuild_components(nest.flatten(result), counts, flat)
     return nest.pack_sequence_as(result, leaves)
+
+
+def _absent(output) -> bool:
+    """No tensor: a None result, or a result deferred in both branches."""
+    return output is None or type(output) is Deferred
+
+
+def _fill_deferred_results(then_t: _Trace, else_t: _Trace) -> None:
+    """Builds each branch's ``Deferred`` result from the other branch's value."""
+    a, b = then_t.structure[0], else_t.structure[0]
+    if not (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b)):
+        return
+    for i in range(len(a)):
+        if _is_deferred_at(a, i) and not _is_deferred_at(b, i):
+            then_t.fill(i, a[i].make(b[i]))
+        elif _is_deferred_at(b, i) and not _is_deferred_at(a, i):
+            else_t.fill(i, b[i].make(a[i]))
 
 
 def _merge_branch_outputs(then_t: _Trace, else_t: _Trace, names) -> list[TensorType]:
@@ -135,11 +222,11 @@ def _merge_branch_outputs(then_t: _Trace, else_t: _Trace, names) -> list[TensorT
     types = []
     for i, (a, b) in enumerate(zip(then_t.outputs, else_t.outputs)):
         label = _name_of(names, i, f"output {i}")
-        if (a is None) != (b is None):
+        if _absent(a) != _absent(b):
             raise StructureMismatchError(
                 f"{label} is None in one branch of the cond and a tensor in the other "
                 f"at {current_origin()}; give it a value in both branches.")
-        if a is None:
+        if _absent(a):
             continue
         if a.dtype != b.dtype:
             raise StructureMismatchError(
@@ -182,15 +269,16 @@ def _staged_while(graph, cond, body, loop_vars, as_args, shape_invariants, maxim
                   name, names):
     leaves = nest.flatten(loop_vars)
     flat, counts = flatten_components(leaves)
-    tensors = [convert_to_tensor(v) for v in flat]
+    tensors = [v if type(v) is Deferred else convert_to_tensor(v) for v in flat]
     n_user = len(tensors)
     if maximum_iterations is not None:
         tensors.append(convert_to_tensor(maximum_iterations, dtype_hint="int32"))
         tensors.append(convert_to_tensor(0, dtype=tensors[-1].dtype))
     invariants = _shape_invariants(shape_invariants, loop_vars, counts, n_user)
-    types = [TensorType(t.dtype, inv if inv is not None else t.shape)
+    types = [t if type(t) is Deferred else TensorType(t.dtype, inv if inv is not None else t.shape)
              for t, inv in zip(tensors, invariants + [None] * (len(tensors) - n_user))]
     arg_names = [_placeholder_name(names, i) for i in range(len(tensors))]
+    last_result = [None]
 
     def pack(flat_vals):
         user = rebuild_components(leaves, counts, list(flat_vals[:n_user]))
@@ -207,7 +295,8 @@ def _staged_while(graph, cond, body, loop_vars, as_args, shape_invariants, maxim
         result = body(*pack(vals))
         if isinstance(loop_vars, (list, tuple)) and not isinstance(result, (list, tuple)):
             result = [result]
-        _check_body_structure(loop_vars, result, names)
+        _check_body_structure(_deferred_as(loop_vars, result), result, names)
+        last_result[0] = result
         out, _ = flatten_components(nest.flatten(result))
         if maximum_iterations is not None:
             out = list(out) + [vals[-2], vals[-1] + 1]
@@ -220,10 +309,26 @@ def _staged_while(graph, cond, body, loop_vars, as_args, shape_invariants, maxim
                             lambda a: a)
             body_t = _trace(body_flat, graph, f"{scope.replace('/', '_')}_body", types, arg_names,
                             lambda a: a)
-            relaxed = _relax(types, body_t.outputs, names, invariants)
-            if relaxed is None:
-                break
-            types = relaxed
+            deferred = any(type(t) is Deferred for t in types[:n_user])
+            outputs = body_t.outputs
+            if deferred:  # the body's outputs of the other variables, where they stand
+                outputs = [outputs[k] for k in _body_positions(loop_vars, last_result[0],
+                                                               len(types))]
+            relaxed = _relax(types, outputs, names, invariants)
+            if relaxed is not None:
+                types = relaxed  # (deferred variables stay deferred: typed by the last trace)
+                continue
+            if deferred:
+                resolved = _resolve_deferred(loop_vars, last_result[0], body_t.outputs, types,
+                                             tensors, arg_names, names, invariants)
+                if resolved is not None:
+                    loop_vars, types, tensors, arg_names, names, invariants, added = resolved
+                    leaves = nest.flatten(loop_vars)
+                    flat, counts = flatten_components(leaves)
+                    n_user = len(flat)
+                    for t in (cond_t, body_t):
+                        _add_inputs(t.graph, types, arg_names, added)
+            break
     finally:
         graph.pop_scope()
     if len(cond_t.outputs) != 1 or cond_t.outputs[0] is None:
@@ -233,20 +338,111 @@ def _staged_while(graph, cond, body, loop_vars, as_args, shape_invariants, maxim
     if not cond_out.dtype.is_bool or cond_out.shape.rank not in (None, 0):
         raise TypeError(f"The loop condition must be a scalar bool, got {cond_out.dtype.name} "
                         f"tensor of shape {cond_out.shape} at {current_origin()}")
-    captured = _finish_inputs([cond_t.graph, body_t.graph], leading=len(types))
+    carried = [t for t in types if type(t) is not Deferred]
+    captured = _finish_inputs([cond_t.graph, body_t.graph], leading=len(carried))
     cond_t.graph.outputs = [cond_out._output]
-    body_t.graph.outputs = [o._output for o in body_t.outputs] + \
-        body_t.graph.inputs[len(types):]
+    body_t.graph.outputs = [o._output for o in body_t.outputs if type(o) is not Deferred] + \
+        body_t.graph.inputs[len(carried):]
     for t in (cond_t, body_t):
         graph.add_function(t.graph)
-    inputs = [as_graph_input(graph, t) for t in tensors] + captured
+    inputs = [as_graph_input(graph, t) for t in tensors if type(t) is not Deferred] + captured
     op = "While" if _is_stateful([cond_t.graph, body_t.graph]) else "StatelessWhile"
     node = graph.add_node(op, inputs,
                           attrs={"cond": cond_t.graph, "body": body_t.graph,
-                                 "output_types": types + [o.type for o in captured]},
+                                 "output_types": carried + [o.type for o in captured]},
                           name=scope, exact_name=True, origin=current_origin())
-    outs = [SymbolicTensor(node.output(i)) for i in range(n_user)]
+    node_outs = iter(SymbolicTensor(node.output(i)) for i in range(len(carried)))
+    outs = [t if type(t) is Deferred else next(node_outs) for t in types[:n_user]]
     return nest.pack_sequence_as(loop_vars, rebuild_components(leaves, counts, outs))
+
+
+def _deferred_as(loop_vars, result):
+    """``loop_vars`` with each ``Deferred`` element replaced by the body's value for it."""
+    if not (isinstance(loop_vars, (list, tuple)) and isinstance(result, (list, tuple))
+            and len(loop_vars) == len(result)):
+        return loop_vars
+    if not any(type(v) is Deferred for v in loop_vars):
+        return loop_vars
+    return type(result)(r if type(v) is Deferred else v for v, r in zip(loop_vars, result))
+
+
+def _body_positions(loop_vars, result, n_types: int) -> list[int]:
+    """For each flat loop variable, the index of its value among the body's flat outputs
+    (a ``Deferred`` variable's value may have several)."""
+    positions, pos = [], 0
+    if isinstance(loop_vars, (list, tuple)) and isinstance(result, (list, tuple)):
+        for var, value in zip(loop_vars, result):
+            width = len(flatten_components(nest.flatten(var))[0])
+            n = width
+            if type(var) is Deferred and type(value) is not Deferred:
+                n = len(flatten_components(nest.flatten(value))[0])
+            positions.extend(range(pos, pos + width))
+            pos += n
+    return positions + list(range(pos, pos + n_types - len(positions)))
+
+
+def _resolve_deferred(loop_vars, result, body_outputs, types, tensors, arg_names, names,
+                      invariants):
+    """Carries each ``Deferred`` loop variable the body gave a value: its initial value is
+    ``make(value)`` (in the outer graph), its type the body's result.
+
+    Returns (loop_vars, types, tensors, arg_names, names, invariants, flat indices of the
+    new inputs), or None when no Deferred got a value.
+    """
+    if not (isinstance(loop_vars, (list, tuple)) and isinstance(result, (list, tuple))):
+        return None
+    new_vars, new_types, new_tensors, new_args, new_names, new_inv, added = \
+        [], [], [], [], [], [], []
+    pos = 0  # flat position in the old loop variables (= in the body outputs before it)
+    out_pos = 0  # flat position in the body outputs
+    changed = False
+    for var, value in zip(loop_vars, result):
+        width = len(flatten_components(nest.flatten(var))[0])
+        if type(var) is Deferred and type(value) is not Deferred:
+            init = var.make(value)
+            init_flat = flatten_components(nest.flatten(init))[0]
+            n = len(init_flat)
+            new_tensors.extend(convert_to_tensor(v) for v in init_flat)
+            base = arg_names[pos]
+            label = names[pos] if names and pos < len(names) else base
+            for j, out in enumerate(body_outputs[out_pos:out_pos + n]):
+                added.append(len(new_types))
+                new_types.append(TensorType(out.dtype, out.shape))
+                new_args.append(base if n == 1 else f"{base}_{j}")
+                new_names.append(label if n == 1 else f"{label}[{j}]")
+                new_inv.append(None)
+            new_vars.append(init)
+            changed = True
+        else:
+            n = width
+            new_vars.append(var)
+            new_types.extend(types[pos:pos + n])
+            new_tensors.extend(tensors[pos:pos + n])
+            new_args.extend(arg_names[pos:pos + n])
+            new_names.extend(_name_of(names, k, f"loop variable {k}") for k in range(pos, pos + n))
+            new_inv.extend(invariants[pos:pos + n])
+        pos += width
+        out_pos += n
+    if not changed:
+        return None
+    new_types.extend(types[pos:])  # maximum_iterations' counters
+    new_tensors.extend(tensors[pos:])
+    new_args.extend(arg_names[pos:])
+    rebuilt = type(loop_vars)(*new_vars) if hasattr(loop_vars, "_fields") else \
+        type(loop_vars)(new_vars)
+    return rebuilt, new_types, new_tensors, new_args, new_names, new_inv, added
+
+
+def _add_inputs(graph: Graph, types, arg_names, added) -> None:
+    """Gives a traced cond/body the inputs of newly carried loop variables (unread there)."""
+    for k in added:
+        index = sum(1 for t in types[:k] if type(t) is not Deferred)
+        node = graph.add_node("Placeholder", attrs={"dtype": types[k].dtype,
+                                                   "shape": types[k].shape}, name=arg_names[k])
+        graph.nodes.pop()  # keep the inputs together at the front, in order
+        at = graph.nodes.index(graph.inputs[index - 1].node) + 1 if index else 0
+        graph.nodes.insert(at, node)
+        graph.inputs.insert(index, node.output(0))
 
 
 def _placeholder_name(names, i: int) -> str:
@@ -279,6 +475,8 @@ def _relax(types, outputs, names, invariants):
     changed = False
     new = list(types)
     for i, (t, out) in enumerate(zip(types, outputs)):
+        if type(t) is Deferred:
+            continue  # not carried: the body returned no value for it
         label = _name_of(names, i, f"loop variable {i}")
         if out.dtype != t.dtype:
             raise StructureMismatchError(
