@@ -416,7 +416,11 @@ class _Codegen:
 
         Only a fresh ufunc result whose every reader is a ufunc qualifies: no
         view of it (reshape, slice, identity fetched by a caller) can exist.
+        Only elementwise ufuncs write in place; matmul's input overlapping its
+        output costs numpy a hidden copy.
         """
+        if self.ufunc(node).signature is not None:
+            return None  # a gufunc (matmul) writing over its own input makes numpy copy it first
         out = node.outputs[0]
         n = out.shape.num_elements()
         if n is None or n < _REUSE_MIN_ELEMENTS:
