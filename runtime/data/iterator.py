@@ -21,6 +21,7 @@ from graph.ops.data import IteratorState
 from runtime import context, nest
 from runtime.composite import is_composite
 from runtime.data import structure
+from runtime.ops.control_flow import Deferred
 from runtime.ops.core import apply_op, constant, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, Tensor
@@ -117,6 +118,12 @@ def _carriable(name: str, value):
                 f"{current_origin()}, and its elements cannot be staged as a TensorArray ({e}). "
                 "Use a tf.TensorArray for values collected in the loop.") from None
     for leaf in nest.flatten(value):
+        if leaf is None and _is_return_value(name):
+            raise TypeError(
+                f"The function returns from inside the staged loop over a dataset at "
+                f"{current_origin()}, but it may also return None (it can end without a "
+                "`return`); a staged loop must produce a tensor on every path: end the "
+                "function with a `return` of a tensor of the same dtype.")
         if leaf is None:
             raise TypeError(
                 f"'{name}' is None before the staged loop over a dataset at {current_origin()}; "
@@ -124,7 +131,8 @@ def _carriable(name: str, value):
         if isinstance(leaf, Tensor) or is_composite(leaf) or hasattr(leaf, "_as_tensor"):
             continue
         try:
-            convert_to_tensor(leaf)
+            with context.init_scope():  # (a check: no node in the graph being built)
+                convert_to_tensor(leaf)
         except (TypeError, ValueError) as e:
             raise TypeError(
                 f"'{name}' is modified in a staged loop over a dataset at {current_origin()}, "
@@ -140,65 +148,65 @@ def _conjunction(has_next, more):
     return math_ops.logical_and(has_next, more)
 
 
-class _ReturnValueSetInLoop(Exception):
-    """Internal: a ``return`` inside the loop set the function's return value; carry it."""
-
-    def __init__(self, index: int, value):
-        super().__init__(index)
-        self.index, self.value = index, value
-
-
 def _zeros_like(value):
-    """A placeholder of ``value``'s type; it is never read (the return flag stays false)."""
+    """Zeros of ``value``'s structure and types, in the graph being built: the initial value
+    of a return value carried by the loop, never read (the return flag guards it).
+
+    Only dtypes and shapes are read: ``value`` belongs to the loop body's graph; a Python
+    value is converted eagerly to learn them (no node in the graph being built).
+    """
     def zeros(v):
         if is_composite(v):
             return v
-        t = convert_to_tensor(v)
-        dims = [0 if d is None else d for d in (t.shape.as_list() if t.shape.rank else [])]
-        fill = np.full(dims, b"", dtype=object) if t.dtype.is_string else \
-            np.zeros(dims, dtype=t.dtype.numpy_dtype)
-        return constant(fill, dtype=t.dtype)
+        if not isinstance(v, Tensor):
+            with context.init_scope():
+                v = convert_to_tensor(v)
+        dims = [0 if d is None else d for d in (v.shape.as_list() if v.shape.rank else [])]
+        fill = np.full(dims, b"", dtype=object) if v.dtype.is_string else \
+            np.zeros(dims, dtype=v.dtype.numpy_dtype)
+        return constant(fill, dtype=v.dtype)
     return nest.map_structure(zeros, value)
+
+
+def _is_return_value(name: str) -> bool:
+    return name.startswith("retval_")
 
 
 def staged_for(handle, spec, extra_test, body, get_state, set_state, symbol_names, opts):
     """One while_loop running ``body(element)`` for each element the iterator ``handle`` yields.
 
     Loop state comes from ``get_state()``; a variable undefined before the loop is not
-    carried, except the function's return value (``retval_...``) when a ``return`` in the
-    body sets it: the loop is then traced again carrying it from a zero placeholder.
+    carried, except the function's return value (``retval_...``): a ``return`` in the body
+    sets it, so it is a ``Deferred`` slot that the while_loop types from the one trace of
+    the body (and the cond over ``has_next`` fills with zeros on the no-element path).
     """
     names = list(symbol_names or ())
     init = tuple(get_state()) if get_state is not None else ()
     names += [f"loop_var_{i}" for i in range(len(names), len(init))]
     start = list(init)
-    carried = [i for i, v in enumerate(init) if not _is_undefined(v)]
+    carried = [i for i, v in enumerate(init)
+               if not _is_undefined(v) or _is_return_value(names[i])]
     for i in carried:
-        start[i] = _carriable(names[i], init[i])
-    graph = context.current_graph()
-    while True:
-        mark = len(graph.nodes)
-        try:
-            final = _staged_loop(handle, spec, extra_test, body, get_state, set_state, names,
-                                 start, carried, opts)
-            break
-        except _ReturnValueSetInLoop as missing:
-            del graph.nodes[mark:]  # drop the first fetch of this attempt: it is stateful
-            start[missing.index] = _zeros_like(missing.value)
-            carried = sorted(carried + [missing.index])
-    _install(set_state, start, carried, final)
+        start[i] = Deferred(_zeros_like) if _is_undefined(init[i]) else \
+            _carriable(names[i], init[i])
+    final = _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, init,
+                         start, carried, opts)
+    _install(set_state, init, carried, final)
 
 
-def _install(set_state, start, carried, vals):
+def _install(set_state, init, carried, vals):
+    """Sets the state: ``vals`` for the carried variables, except a return value not set
+    yet (still ``Deferred``), which keeps its undefined value from ``init``."""
     if set_state is not None:
-        state = list(start)
+        state = list(init)
         for i, v in zip(carried, vals):
-            state[i] = v
+            if type(v) is not Deferred:
+                state[i] = v
         set_state(tuple(state))
 
 
-def _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, start, carried,
-                 opts):
+def _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, init, start,
+                 carried, opts):
     """while more and extra_test(): has, x = try_get_next(); if has: body(x).
 
     The element is fetched only once the loop has decided to go on, so a ``break``
@@ -209,7 +217,7 @@ def _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, st
              "output_shapes": structure.flat_shapes(spec)}
 
     def cond_fn(more, *vals):
-        _install(set_state, start, carried, vals)
+        _install(set_state, init, carried, vals)
         if extra_test is None:
             return more
         return _conjunction(more, extra_test())
@@ -219,14 +227,11 @@ def _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, st
         has_next, element = fetched[0], list(fetched[1:])
 
         def run_body():
-            _install(set_state, start, carried, vals)
+            _install(set_state, init, carried, vals)
             body(structure.pack(spec, element))
             now = tuple(get_state()) if get_state is not None else ()
-            for i, value in enumerate(now):
-                if (i not in carried and names[i].startswith("retval_")
-                        and not _is_undefined(value)):
-                    raise _ReturnValueSetInLoop(i, value)
-            return [now[i] for i in carried]
+            # (a return value the body has not set stays the Deferred slot it came in as)
+            return [v if _is_undefined(now[i]) else now[i] for i, v in zip(carried, vals)]
         new = cond(has_next, run_body, lambda: list(vals), name="has_next")
         return [has_next] + list(new or [])
 
