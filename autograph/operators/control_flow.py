@@ -81,7 +81,10 @@ def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_name
 def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=()):
     """One cond over the outputs. A Python list the branches append to stays a Python list
     (each branch appends to its own copy) when both branches leave it the same length;
-    otherwise it is staged as a TensorArray (``LoopList``) and the cond traced again.
+    otherwise it is staged as a TensorArray (``LoopList``) in both branches. The true
+    branch, traced first, cannot know which: its list is a ``Deferred`` slot that the cond
+    fills, in the true branch's graph, once the false branch has been traced (see
+    ``_list_slot``), so both branches are traced once.
 
     A return value set in one branch only is ``Deferred`` in the other: the cond
     builds it there as zeros of the setting branch's type, so both branches are
@@ -99,6 +102,10 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
         return tuple(list(v) if type(v) is list and n in lists else v
                      for n, v in zip(names, init))
 
+    def appended_list(i, value):
+        """A Python list before the statement that the branches append to, and still one."""
+        return out_names[i] in lists and type(init[i]) is list and type(value) is list
+
     def branch(fn, which):
         def traced():
             if set_state is not None:
@@ -108,14 +115,18 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
             outs = tuple(get_state())[:nouts] if get_state is not None else ()
             seen[which] = outs
             if which == "true":
-                return tuple((_deferred_return() if _is_return_value(n) else None)
-                             if is_undefined(v) else v for n, v in zip(out_names, outs))
+                graph = context.current_graph()
+                return tuple(
+                    ((_deferred_return() if _is_return_value(n) else None) if is_undefined(v)
+                     else _list_slot(v, n, graph) if appended_list(i, v) else v)
+                    for i, (n, v) in enumerate(zip(out_names, outs)))
             merged = []
             for i, (name, t, f) in enumerate(zip(out_names, seen["true"], outs)):
-                if (name in lists and type(init[i]) is list
-                        and not (type(t) is list and type(f) is list and len(t) == len(f))):
-                    raise _ListLengthsDiffer(i)
-                if _is_return_value(name) and is_undefined(f):
+                if appended_list(i, f) and not (type(t) is list and len(t) == len(f)):
+                    # (the true branch's list is staged too: by _list_slot, or already, by a
+                    # staged statement inside the branch)
+                    merged.append(as_loop_list(f, name))
+                elif _is_return_value(name) and is_undefined(f):
                     merged.append(_deferred_return())  # built from the true branch's value
                 elif is_undefined(t):
                     merged.append(f if _is_return_value(name) else None)
@@ -127,15 +138,8 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
             return tuple(merged)
         return traced
 
-    while True:
-        try:
-            result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
-                                  output_names=_flat_names(out_names, init))
-            break
-        except _ListLengthsDiffer as differ:
-            i = differ.index
-            init = init[:i] + (as_loop_list(init[i], names[i]),) + init[i + 1:]
-        seen.clear()
+    result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
+                          output_names=_flat_names(out_names, init))
     final = list(init)
     for i, name in enumerate(out_names):
         t, f = seen["true"][i], seen["false"][i]
@@ -157,12 +161,17 @@ def _is_return_value(name: str) -> bool:
     return name.startswith("retval_")
 
 
-class _ListLengthsDiffer(Exception):
-    """Internal: the branches leave a Python list at different lengths; stage it."""
-
-    def __init__(self, index: int):
-        super().__init__(index)
-        self.index = index
+def _list_slot(items: list, name: str, graph) -> Deferred:
+    """The true branch's result for a Python list it appended to, decided once the false
+    branch has been traced: the list as it is when the false branch leaves its list the
+    same length, else the list staged as a TensorArray, built in the true branch's
+    ``graph`` (the false branch stages its own)."""
+    def make(other):
+        if type(other) is list:
+            return items
+        with context.building(graph):
+            return as_loop_list(items, name)
+    return Deferred(make)
 
 
 def _check_both_defined(name, t, f, where):

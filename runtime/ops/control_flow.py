@@ -46,6 +46,9 @@ class Deferred:
       the ``Deferred``).
     - ``cond`` fills a branch's ``Deferred`` with ``make(value of the other
       branch)``, built inside that branch; deferred in both, the result holds it.
+      (``make`` may also return values of that branch's own graph, which it kept
+      while traced: AutoGraph's true branch decides so whether a list it appended
+      to stays a list, once the false branch shows its length.)
 
     ``make`` must build a value of the given value's structure and types (zeros)
     without reading it: it is called inside another graph than the value's.

@@ -415,3 +415,95 @@ def test_unsupported_uses_name_the_list_and_line(fn, marker, error, words):
         assert isinstance(got, type) and issubclass(got, expected)
     else:
         np.testing.assert_array_equal(np.asarray(got), np.asarray(expected))
+
+
+# -- a staged `if` whose branches append different numbers of items is traced once ------------
+
+TRACED = []
+
+
+def if_appends_unevenly(x):
+    acc = [x]
+    if x > 0:
+        print("tracing the true branch")
+        TRACED.append("true")
+        acc.append(x + 1)
+        acc.append(x + 2)
+    else:
+        print("tracing the false branch")
+        TRACED.append("false")
+        acc.append(x - 1)
+    return tf.reduce_sum(acc) * 10 + tf.size(tf.stack(acc))
+
+
+def if_appends_evenly(x):
+    acc = []
+    if x > 0:
+        print("tracing the true branch")
+        TRACED.append("true")
+        acc.append(x + 1)
+    else:
+        print("tracing the false branch")
+        TRACED.append("false")
+        acc.append(x - 1)
+    return acc[0] * len(acc)
+
+
+def if_false_branch_appends_more(x):
+    acc = []
+    if x > 0:
+        print("tracing the true branch")
+        TRACED.append("true")
+    else:
+        print("tracing the false branch")
+        TRACED.append("false")
+        acc.append(x - 1)
+        acc.append(x - 2)
+    acc.append(x)
+    return tf.reduce_sum(acc)
+
+
+def if_nested_staged_if(x):
+    acc = [x]
+    if x > 0:
+        print("tracing the true branch")
+        TRACED.append("true")
+        if x > 5:  # stages acc inside the true branch
+            acc.append(x * 2)
+    else:
+        print("tracing the false branch")
+        TRACED.append("false")
+        acc.append(x - 1)
+        acc.append(x - 1)
+    return tf.reduce_sum(acc)
+
+
+def _sub_graphs(graph) -> list:
+    found, stack = [], [graph]
+    while stack:
+        for node in stack.pop().nodes:
+            for value in node.attrs.values():
+                if hasattr(value, "nodes") and value not in found:
+                    found.append(value)
+                    stack.append(value)
+    return found
+
+
+@pytest.mark.parametrize("fn", [if_appends_unevenly, if_appends_evenly,
+                                if_false_branch_appends_more, if_nested_staged_if])
+def test_staged_if_appending_to_a_list_is_traced_once(fn, capsys):
+    TRACED.clear()
+    f = tf.function(fn)
+    f(tf.constant(3))
+    out = capsys.readouterr().out
+    assert out.count("tracing the true branch") == 1 and out.count("tracing the false branch") \
+        == 1, out
+    assert TRACED == ["true", "false"]
+    f(tf.constant(-3))  # same signature: no trace
+    assert capsys.readouterr().out == "" and TRACED == ["true", "false"]
+    graph = f.get_concrete_function(tf.constant(3)).graph
+    (node,) = [n for n in graph.nodes if n.op in ("If", "StatelessIf")]
+    assert node.name == "cond"  # not cond_1: no earlier attempt
+    assert sorted(g.name for g in _sub_graphs(graph)) == sorted(graph.library)
+    for x in (-3, 0, 3, 7):
+        assert_staged_same(fn, np.int32(x))
