@@ -21,9 +21,34 @@ def symbol_of(target) -> str | None:
     if isinstance(target, gast.Attribute):
         base = symbol_of(target.value)
         return None if base is None or "[" in base else f"{base}.{target.attr}"
-    if isinstance(target, gast.Subscript) and isinstance(target.slice, gast.Constant):
+    if isinstance(target, gast.Subscript):
+        index = _constant_index(target.slice)
         base = symbol_of(target.value)
-        return None if base is None else f"{base}[{target.slice.value!r}]"
+        return None if base is None or index is None else f"{base}[{index!r}]"
+    return None
+
+
+def _constant_index(node):
+    """The value of a literal subscript (``0``, ``'a'``, ``-1``), else None."""
+    if isinstance(node, gast.Constant) and node.value is not None:
+        return node.value
+    if (isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub)
+            and isinstance(node.operand, gast.Constant)
+            and type(node.operand.value) in (int, float)):
+        return -node.operand.value
+    return None
+
+
+def changed_in_place(target) -> str | None:
+    """The symbol whose value an assignment to ``target`` changes in place when ``target``
+    itself is no symbol: ``lst`` for ``lst[i] = x`` or ``lst[i][j] += 1``, ``a.b`` for
+    ``a.b[k] = x``. Control flow carries that container as state."""
+    node = target
+    while isinstance(node, (gast.Subscript, gast.Attribute)):
+        node = node.value
+        s = symbol_of(node)
+        if s is not None:
+            return s
     return None
 
 
@@ -47,6 +72,8 @@ def _target_symbols(target, out: list) -> list:
         _target_symbols(target.value, out)
     else:
         s = symbol_of(target)
+        if s is None:
+            s = changed_in_place(target)
         if s is not None:
             out.append(s)
     return out

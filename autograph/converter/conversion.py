@@ -34,25 +34,55 @@ PASSES = (break_statements, continue_statements, return_statements, asserts, cal
 
 
 class _RecordsExpressions(Transformer):
-    """Part of the calls walk: records the nodes passes 8 and 9 rewrite, innermost first."""
+    """Part of the calls walk: records the nodes passes 8 and 9 rewrite, innermost first.
+
+    Not in a class body itself: the thunks they become could not see the class's names.
+    """
+
+    _in_class_body = False
 
     def visit_IfExp(self, node):
         self.generic_visit(node)
-        self.ctx.expressions.append(node)
+        if not self._in_class_body:
+            self.ctx.expressions.append(node)
         return node
 
     visit_BoolOp = visit_IfExp
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
-        if isinstance(node.op, gast.Not):
+        if isinstance(node.op, gast.Not) and not self._in_class_body:
             self.ctx.expressions.append(node)
         return node
 
 
 class _AssertsAndCalls(lists.ListAppendTransformer, call_trees.CallTreeTransformer,
                        asserts.AssertTransformer, _RecordsExpressions):
-    """Passes 5 and 6 in one walk (they rewrite disjoint nodes; asserts see converted calls)."""
+    """Passes 5 and 6 in one walk (they rewrite disjoint nodes; asserts see converted calls).
+
+    Scopes the converter keeps as they are (``ag_keep``: generators...) are not entered.
+    """
+
+    def _scope(self, node, visit, in_class_body: bool):
+        if getattr(node, "ag_keep", False):
+            return node
+        saved, self._in_class_body = self._in_class_body, in_class_body
+        try:
+            return visit(node)
+        finally:
+            self._in_class_body = saved
+
+    def visit_FunctionDef(self, node):
+        return self._scope(node, super().visit_FunctionDef, False)
+
+    def visit_Lambda(self, node):
+        return self._scope(node, self.generic_visit, False)
+
+    def visit_ClassDef(self, node):
+        return self._scope(node, super().visit_ClassDef, True)
+
+    def visit_AsyncFunctionDef(self, node):
+        return node
 
 
 _REWRITTEN = (gast.IfExp, gast.BoolOp, gast.UnaryOp)

@@ -251,7 +251,19 @@ class FunctionAnalysis:
             return d - set(self.modified(s))
         return d | set(self.modified(s))
 
-    # -- possibly defined (forward): names with some assignment reaching here --------------
+    # -- possibly bound (forward): names some assignment in the current scope reaches ------
+    # The scope is the one of the *converted* code: the branches of an `if` and the body of a
+    # loop become functions, where only the statement's state is nonlocal. A name the
+    # statement assigns but does not carry is a fresh local of that function, unbound where
+    # it starts and gone after it (`_inits` must then bind it inside the function).
+
+    def state_names(self, s) -> set:
+        """The plain names the converted ``if``/loop ``s`` carries (``state.select_state``)."""
+        if isinstance(s, gast.If):
+            relevant = s.ag_live_out | s.ag_live_body_in | s.ag_live_orelse_in
+        else:
+            relevant = s.ag_live_head
+        return {n for n in self.modified(s) if n in relevant or n in self.escaping}
 
     def _may_block(self, stmts, d: set) -> set:
         for s in stmts:
@@ -259,20 +271,19 @@ class FunctionAnalysis:
         return d
 
     def _may_stmt(self, s, d: set) -> set:
-        if isinstance(s, gast.If):
+        if isinstance(s, (gast.If, gast.While, gast.For)):
             s.ag_maybe_defined_in = d
-            return self._may_block(s.body, d) | self._may_block(s.orelse, d)
-        if isinstance(s, (gast.While, gast.For)):
-            s.ag_maybe_defined_in = d
-            inner = d | set(self.modified(s))  # what the previous iteration assigned
-            self._may_block(s.body, inner)
-            self._may_block(s.orelse, inner)
-            return inner
+            carried = self.state_names(s)
+            inner = (d - set(self.modified(s))) | carried
+            if isinstance(s, gast.For):
+                inner |= set(target_names(s.target, []))  # a parameter of the body
+            assigned = self._may_block(s.body, inner) | self._may_block(s.orelse, inner)
+            return d | (assigned & carried)
         if isinstance(s, gast.With):
             return self._may_block(s.body, d | set(_with_targets(s)))
         if isinstance(s, gast.Try):
             after = self._may_block(s.body, d)
-            anywhere = d | set(modified_names(s.body))  # an exception may come at any point
+            anywhere = after  # an exception may come at any point (may-sets only grow)
             after = self._may_block(s.orelse, after)
             for h in s.handlers:
                 name = {h.name.id} if isinstance(h.name, gast.Name) else set()

@@ -4,6 +4,37 @@ from __future__ import annotations
 import gast
 
 
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_SUSPENDS = (gast.Yield, gast.YieldFrom, gast.Await)
+
+
+def suspends(scope) -> bool:
+    """Whether the function or lambda ``scope`` itself (not a scope nested in it) yields or
+    awaits: its body runs piecemeal, so it cannot become nested functions and calls."""
+    stack = list(scope.body) if isinstance(scope.body, list) else [scope.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _SUSPENDS):
+            return True
+        if isinstance(node, _SCOPES):
+            continue
+        for v in node.__dict__.values():
+            if isinstance(v, list):
+                stack.extend(c for c in v if isinstance(c, gast.AST))
+            elif isinstance(v, gast.AST):
+                stack.append(v)
+    return False
+
+
+def keeps_as_is(node) -> bool:
+    """Nested scopes the converter leaves exactly as written: generators, coroutines and
+    lambdas that yield (with everything inside them)."""
+    if isinstance(node, gast.AsyncFunctionDef):
+        return True
+    return isinstance(node, (gast.FunctionDef, gast.Lambda)) and suspends(node)
+
+
 class Namer:
     """Hands out ``base``, ``base_1``, ``base_2``... avoiding every name in the tree."""
 
@@ -11,17 +42,19 @@ class Namer:
         self.used: set[str] = set()
         self._next: dict[str, int] = {}
         self.bound: set[str] = set()  # names the code assigns (can shadow builtins)
-        self.functions: list = []  # the user's function definitions, outermost first
+        self.functions: list = []  # the user's functions to convert, outermost first
         self.has_delete = False
         self.has_walrus = False
-        stack = [tree]
+        stack = [(tree, False)]
         while stack:
-            node = stack.pop()
+            node, kept = stack.pop()
+            if not kept and node is not tree and keeps_as_is(node):
+                node.ag_keep = kept = True  # converting it would change what it does
             for v in node.__dict__.values():
                 if isinstance(v, list):
-                    stack.extend(c for c in v if isinstance(c, gast.AST))
+                    stack.extend((c, kept) for c in v if isinstance(c, gast.AST))
                 elif isinstance(v, gast.AST):
-                    stack.append(v)
+                    stack.append((v, kept))
             if isinstance(node, gast.Name):
                 self.used.add(node.id)
                 if not isinstance(node.ctx, gast.Load):
@@ -29,7 +62,7 @@ class Namer:
             elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
                 self.used.add(node.name)
                 self.bound.add(node.name)
-                if isinstance(node, gast.FunctionDef):
+                if isinstance(node, gast.FunctionDef) and not kept:
                     self.functions.append(node)
             elif isinstance(node, gast.alias):
                 self.used.add(node.asname or node.name.split(".")[0])

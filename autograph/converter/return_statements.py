@@ -29,7 +29,7 @@ def _convert(fn, ctx):
 
     def replacement(node):
         value = node.value if node.value is not None else gast.Constant(value=None, kind=None)
-        return templates.replace("do_return = True\nretval_ = value", do_return=do_return,
+        return templates.replace("retval_ = value\ndo_return = True", do_return=do_return,
                                  retval_=retval, value=value)
 
     lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Return), replacement, do_return,

@@ -26,7 +26,11 @@ def _base(symbol: str) -> str:
 
 
 def select_state(node, relevant: set, fa: FunctionAnalysis) -> list[str]:
-    """The symbols ``node`` modifies that are in ``relevant`` (composites always count)."""
+    """The symbols ``node`` modifies that are in ``relevant`` (composites always count).
+
+    A container changed in place (``lst`` for ``lst[i] = x``) counts like a name the
+    statement assigns, if the function can rebind it (staged, each branch changes a copy).
+    """
     plain = set(fa.modified(node))
     out = []
     for s in fa.modified(node, composite=True):
@@ -34,7 +38,8 @@ def select_state(node, relevant: set, fa: FunctionAnalysis) -> list[str]:
             if _base(s) not in plain:
                 out.append(s)
         elif s in relevant or s in fa.escaping:
-            out.append(s)
+            if s in plain or s in fa.locals or s in fa.globals or s in fa.nonlocals:
+                out.append(s)
     return out
 
 

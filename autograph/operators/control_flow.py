@@ -96,11 +96,8 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
     where = current_origin()
     seen = {}
 
-    def fresh():
-        if not lists:
-            return init
-        return tuple(list(v) if type(v) is list and n in lists else v
-                     for n, v in zip(names, init))
+    def fresh():  # each branch changes its own copy of the containers in the state
+        return tuple(_copy_containers(v) for v in init)
 
     def appended_list(i, value):
         """A Python list before the statement that the branches append to, and still one."""
@@ -155,6 +152,22 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
             final[i] = result[i]
     if set_state is not None:
         set_state(tuple(final))
+
+
+def _copy_containers(value):
+    """``value`` with its lists, dicts and numpy arrays copied (nested ones too): a branch
+    that changes a container in place (``lst[i] = x``, ``l.append(x)``) must not change
+    what the other branch and the code after a staged ``if`` see."""
+    kind = type(value)
+    if kind is list:
+        return [_copy_containers(v) for v in value]
+    if kind is dict:
+        return {k: _copy_containers(v) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(_copy_containers(v) for v in value)
+    if kind is np.ndarray:
+        return value.copy()
+    return value
 
 
 def _is_return_value(name: str) -> bool:
@@ -396,15 +409,23 @@ def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_nam
 
 def _python_for(iter_, extra_test, body, get_state, set_state, names, lists=()):
     it = iter(iter_)
-    for item in it:
-        if extra_test is not None:
-            keep_going = extra_test()
-            if _symbolic(keep_going) is not None:
-                _conditional_iterations(keep_going, item, it, extra_test, body, get_state,
-                                        set_state, names, lists)
-                return
-            if not keep_going:
-                return
+    if extra_test is None:
+        for item in it:
+            body(item)
+        return
+    while True:  # the exit test comes before the next item is taken, as Python's break does
+        keep_going = extra_test()
+        staged = _symbolic(keep_going) is not None
+        if not staged and not keep_going:
+            return
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        if staged:
+            _conditional_iterations(keep_going, item, it, extra_test, body, get_state,
+                                    set_state, names, lists)
+            return
         body(item)
 
 

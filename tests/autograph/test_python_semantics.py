@@ -1,0 +1,250 @@
+"""Converted code keeps Python's semantics on code not written for the converter.
+
+Each case once failed: it did not compile, returned a wrong value in silence, or took one
+item too many from an iterator. They run converted on Python values (== plain Python) and,
+where a tensor makes sense, staged.
+"""
+import numpy as np
+import pytest
+
+import autograph as tf
+from autograph.impl.api import convert
+from tests.autograph.helpers import assert_python_same, assert_staged_same
+
+
+# -- a name assigned in both branches, used only within one iteration --------------------------
+
+def local_to_iteration(xs):
+    out = []
+    for x in xs:
+        if x > 0:
+            y = x
+        else:
+            y = -x
+        out.append(y)
+    return out
+
+
+def local_to_branch_then_state_of_a_later_if(c, d):
+    if c:
+        y = 1
+        print(y)
+    if d:
+        y = 2
+    else:
+        y = 3
+    return y
+
+
+def local_to_iteration_nested(xs):
+    tot = 0
+    for x in xs:
+        if x > 1:
+            z = x
+        else:
+            z = 0
+        for k in range(2):
+            if k:
+                w = z
+            else:
+                w = -z
+            tot += w
+    return tot
+
+
+def assigned_before_loop_local_inside(xs):
+    y = 10
+    out = []
+    for x in xs:
+        if x:
+            y = x
+        else:
+            y = -1
+        out.append(y)
+    return out
+
+
+@pytest.mark.parametrize("fn,args", [
+    (local_to_iteration, ([1, -2, 3],)),
+    (local_to_branch_then_state_of_a_later_if, (1, 0)),
+    (local_to_branch_then_state_of_a_later_if, (0, 1)),
+    (local_to_iteration_nested, ([1, 2, 3],)),
+    (assigned_before_loop_local_inside, ([0, 2, 0],)),
+])
+def test_names_local_to_a_generated_function_are_bound_there(fn, args):
+    assert_python_same(fn, *args)
+
+
+def test_name_local_to_a_staged_iteration():
+    @tf.function
+    def f(n):
+        total = tf.constant(0)
+        for i in tf.range(n):
+            if i % 2 == 0:
+                y = i
+            else:
+                y = -i
+            total += y
+        return total
+
+    assert int(f(tf.constant(5))) == 0 - 1 + 2 - 3 + 4
+
+
+# -- nested generators, coroutines and class bodies are left as they are ------------------------
+
+def nested_generator(xs):
+    def gen():
+        for x in xs:
+            if x:
+                yield x * 2
+    return list(gen())
+
+
+def nested_generator_with_return(xs):
+    def gen():
+        for x in xs:
+            if x > 2:
+                return
+            yield x
+    return list(gen())
+
+
+def nested_yielding_lambda(xs):
+    g = (lambda: (yield from xs))()
+    return list(g)
+
+
+def nested_class_body(x):
+    class A:
+        k = 3
+        v = k if x else -k
+        w = k > 1 and k
+    return A.v, A.w
+
+
+@pytest.mark.parametrize("fn,args", [
+    (nested_generator, ([1, 0, 3],)),
+    (nested_generator_with_return, ([1, 2, 3, 1],)),
+    (nested_yielding_lambda, ([4, 5],)),
+    (nested_class_body, (1,)),
+])
+def test_scopes_left_as_they_are(fn, args):
+    assert_python_same(fn, *args)
+
+
+def test_nested_generator_body_is_not_converted():
+    code = tf.autograph.to_code(nested_generator)
+    assert "yield (x * 2)" in code
+    assert code.count("ag__.for_stmt") == 0
+
+
+# -- return inside try ----------------------------------------------------------------------
+
+def return_inside_try(x):
+    try:
+        return int(x)
+    except ValueError:
+        pass
+    raise ValueError("not a number")
+
+
+def return_inside_try_in_loop(xs):
+    for x in xs:
+        try:
+            return int(x)
+        except ValueError:
+            continue
+    return -1
+
+
+@pytest.mark.parametrize("fn,arg", [
+    (return_inside_try, "12"), (return_inside_try, "zz"),
+    (return_inside_try_in_loop, ["a", "b", "7"]), (return_inside_try_in_loop, ["a"]),
+])
+def test_return_value_evaluated_before_the_return_is_marked(fn, arg):
+    assert_python_same(fn, arg)
+
+
+# -- iterators shared across an early exit ---------------------------------------------------
+
+def break_from_shared_iterator(it):
+    for x in it:
+        if x == 2:
+            break
+    return x
+
+
+def return_from_shared_iterator(it):
+    for x in it:
+        if x == 2:
+            return x
+    return None
+
+
+@pytest.mark.parametrize("fn", [break_from_shared_iterator, return_from_shared_iterator])
+def test_early_exit_takes_no_extra_item(fn):
+    it = iter([1, 2, 3, 4])
+    assert convert(fn)(it) == 2
+    assert next(it) == 3
+
+
+# -- containers changed in place under a staged if or loop --------------------------------------
+
+def item_with_negative_index(a):
+    lst = [0, 0]
+    if a > 0:
+        lst[-1] += 1
+    return lst[-1]
+
+
+def item_with_computed_index(a):
+    lst = [0, 0]
+    j = 1
+    if a > 0:
+        lst[j] += 1
+    else:
+        lst[j - 1] = 5
+    return lst[0] + lst[j]
+
+
+def nested_item(a):
+    grid = [[0, 0], [0, 0]]
+    i = 1
+    if a > 0:
+        grid[i][0] = 7
+    return grid[1][0]
+
+
+@pytest.mark.parametrize("fn", [item_with_negative_index, item_with_computed_index,
+                                nested_item])
+@pytest.mark.parametrize("a", [-3, 3])
+def test_item_written_in_one_branch_only(fn, a):
+    assert_python_same(fn, a)
+    assert_staged_same(fn, np.int32(a))
+
+
+def test_item_written_in_staged_loop():
+    @tf.function
+    def f(n):
+        d = {"k": tf.constant(1)}
+        key = "k"
+        for _ in tf.range(n):
+            d[key] = d[key] * 2
+        return d["k"]
+
+    assert int(f(tf.constant(3))) == 8
+
+
+def test_global_container_is_not_made_state():
+    assert_python_same(_append_to_global, 2)
+    assert _GLOBAL == [0, 2]
+
+
+_GLOBAL = [0, 0]
+
+
+def _append_to_global(j):
+    for i in range(j):
+        if i:
+            _GLOBAL[i] = j
+    return _GLOBAL[1]
