@@ -27,10 +27,11 @@ class BreakTransformer(StatementTransformer):
             return node
         flag = self.ctx.namer.new("break_")
         self.ctx.flags.add(flag)
+        node.ag_break_flag = flag  # (a `continue` in `finally` drops a pending break)
         lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Break),
                                        lambda s: templates.replace("flag = True", flag=flag),
                                        flag, into_loops=False)
-        node.body = lowering.block(node.body) or [gast.Pass()]
+        node.body = lowering.known_false(lowering.block(node.body)) or [gast.Pass()]
         jumps.add_loop_condition(node, flag)
         init = templates.located(templates.replace("flag = False", flag=flag), node)
         after = []

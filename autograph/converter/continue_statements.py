@@ -18,8 +18,16 @@ class ContinueTransformer(StatementTransformer):
         flag = self.ctx.namer.new("continue_")
         self.ctx.flags.add(flag)
         self.ctx.continue_loops.append((node, flag))
-        lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Continue),
-                                       lambda s: templates.replace("flag = True", flag=flag),
+        pending_break = getattr(node, "ag_break_flag", None)
+
+        def replacement(s):
+            if lowering.in_finally and pending_break is not None:
+                # a `continue` leaving a `finally` drops a `break` pending from its `try`
+                return templates.replace("flag = True\nbreak_ = False", flag=flag,
+                                         break_=pending_break)
+            return templates.replace("flag = True", flag=flag)
+
+        lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Continue), replacement,
                                        flag, into_loops=False)
         body = lowering.block(node.body)
         if lowering.guarded:
@@ -33,6 +41,11 @@ class ContinueTransformer(StatementTransformer):
 def transform(tree, ctx):
     for fn in user_functions(tree, ctx):
         fn.body = ContinueTransformer(ctx).visit_block(fn.body)
+    return tree
+
+
+def remove_unread_flags(ctx) -> None:
+    """Deletes ``continue_`` flags nothing reads (after ``return_statements``, which places
+    code after the flags set in ``finally`` blocks)."""
     for loop, flag in ctx.continue_loops:
         jumps.remove_unread_flag(loop, flag)
-    return tree

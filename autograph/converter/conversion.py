@@ -3,7 +3,9 @@
 The order matters and is fixed:
 
 1. ``functions``: name ``tf__f``, no decorators, lambda → def, generator check.
-2. ``break_statements``, 3. ``continue_statements``, 4. ``return_statements``:
+2. ``finally_jumps``: a ``try`` whose ``finally`` may jump catches and re-raises the
+   exception in flight itself (a lowered jump can then drop it, as Python's does).
+   ``break_statements``, 3. ``continue_statements``, 4. ``return_statements``:
    jumps become flag variables (later passes see structured code only).
 5. ``asserts``, 6. ``call_trees``, with ``lists``: statements and calls that become
    ``ag__`` calls (``l.append(x)`` of a local list → ``l = ag__.list_append(l, x)``).
@@ -22,14 +24,14 @@ import gast
 
 from autograph.converter import (asserts, break_statements, call_trees,
                                  conditional_expressions, continue_statements, control_flow,
-                                 functions, lists, logical_expressions, return_statements,
-                                 templates)
+                                 finally_jumps, functions, lists, logical_expressions,
+                                 return_statements, templates)
 from autograph.converter.naming import Namer
 from autograph.converter.parser import Source, parse_function
 from autograph.converter.transformer import Context, Transformer
 from autograph.converter.unparse import unparse
 
-PASSES = (break_statements, continue_statements, return_statements, asserts, call_trees,
+PASSES = (finally_jumps, break_statements, continue_statements, return_statements, asserts, call_trees,
           control_flow, conditional_expressions, logical_expressions)
 
 
@@ -105,8 +107,9 @@ def _rewrite_expressions(nodes: list) -> None:
 
 
 def _run_passes(node, ctx):
-    for converter in (break_statements, continue_statements, return_statements):
+    for converter in (finally_jumps, break_statements, continue_statements, return_statements):
         node = converter.transform(node, ctx)
+    continue_statements.remove_unread_flags(ctx)
     node = _AssertsAndCalls(ctx, call_trees.shadowed_builtins(ctx)).visit(node)
     node = control_flow.transform(node, ctx)
     _rewrite_expressions(ctx.expressions)

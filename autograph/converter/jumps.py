@@ -17,7 +17,7 @@ from autograph.converter.activity import loads_name
 
 NONE, MAYBE, ALWAYS = 0, 1, 2
 _LOOPS = (gast.While, gast.For)
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 
 
 class BlockLowering:
@@ -34,6 +34,7 @@ class BlockLowering:
         self.into_loops = into_loops
         self.guarded = False  # whether a guard reads the flag
         self.loops_with_jumps: list = []
+        self.in_finally = 0  # inside `finally` blocks: a jump there discards pending ones
 
     # -- how a statement or block may jump -------------------------------------------------
 
@@ -85,14 +86,28 @@ class BlockLowering:
             if st == MAYBE and rest:
                 self.guarded = True
                 guard = templates.replace("if not flag:\n    rest", flag=self.flag,
-                                          rest=self.block(rest))
+                                          rest=self.known_false(self.block(rest)))
                 out.extend(templates.located(guard, rest[0]))
                 return out
         return out
 
+    def known_false(self, stmts: list) -> list:
+        """``stmts``, which run only while the flag is false, told so: ``flag = False`` first
+        when they hold a loop or a ``try``. A flag that a staged ``if`` or loop made a tensor
+        is then a Python value again, so a Python loop in ``stmts`` stays a Python loop, and
+        a guard inside a ``try`` is no staged ``if`` (which a ``try`` cannot hold)."""
+        if not contains(stmts, (gast.While, gast.For, gast.Try), into_loops=True):
+            return stmts
+        reset = templates.replace("flag = False", flag=self.flag)
+        return templates.located(reset, stmts[0]) + stmts
+
     def _rewrite(self, s) -> list:
         if self.is_jump(s):
-            return templates.located(self.replacement(s), s)
+            new = self.replacement(s)
+            if self.in_finally:
+                for stmt in new:
+                    stmt.ag_finally_jump = self.flag  # (return_statements drops a pending return)
+            return templates.located(new, s)
         if isinstance(s, gast.If):
             s.body = self.block(s.body) or [gast.Pass()]
             s.orelse = self.block(s.orelse)
@@ -107,12 +122,23 @@ class BlockLowering:
             s.body = self.block(s.body) or [gast.Pass()]
             templates.located(s.body, s)
         elif isinstance(s, gast.Try):
+            jumps_in_body = self.status(s.body)
             s.body = self.block(s.body) or [gast.Pass()]
             s.orelse = self.block(s.orelse)
-            s.finalbody = self.block(s.finalbody)
+            if s.orelse and jumps_in_body == ALWAYS:
+                s.orelse = []  # `else` runs only when the body ends without a jump
+            elif s.orelse and jumps_in_body:
+                self.guarded = True
+                s.orelse = templates.replace("if not flag:\n    orelse", flag=self.flag,
+                                             orelse=s.orelse)
+            self.in_finally += 1
+            try:
+                s.finalbody = self.block(s.finalbody)
+            finally:
+                self.in_finally -= 1
             for h in s.handlers:
                 h.body = self.block(h.body) or [gast.Pass()]
-            templates.located(s.body, s)
+            templates.located(s.body + s.orelse, s)
         return [s]
 
 
@@ -123,7 +149,7 @@ def contains(stmts, kinds, into_loops: bool) -> bool:
         s = stack.pop()
         if isinstance(s, kinds):
             return True
-        if isinstance(s, _SCOPES) or (isinstance(s, _LOOPS) and not into_loops):
+        if isinstance(s, SCOPES) or (isinstance(s, _LOOPS) and not into_loops):
             continue
         for f in ("body", "orelse", "finalbody", "handlers"):
             stack.extend(getattr(s, f, None) or [])
@@ -159,7 +185,8 @@ def remove_unread_flag(fn, flag: str) -> None:
             if isinstance(block, list) and block and isinstance(block[0], gast.AST):
                 kept = [s for s in block if not _assigns_flag(s, flag)]
                 if len(kept) != len(block):
-                    setattr(node, f, kept or ([gast.Pass()] if f == "body" else []))
+                    needed = f == "body" or (f == "finalbody" and not node.handlers)
+                    setattr(node, f, kept or ([gast.Pass()] if needed else []))
 
 
 def _assigns_flag(s, flag: str) -> bool:

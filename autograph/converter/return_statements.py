@@ -38,12 +38,37 @@ def _convert(fn, ctx):
     body = lowering.block(fn.body)
     for loop in lowering.loops_with_jumps:
         jumps.add_loop_condition(loop, do_return)
+        loop.body = lowering.known_false(loop.body)
     head = templates.replace("do_return = False", do_return=do_return)
     if not always:
         head += templates.replace("retval_ = None", retval_=retval)
     tail = templates.replace("return retval_", retval_=retval)
     fn.body = templates.located(head, fn.body[0]) + body + templates.located(tail, fn.body[-1])
+    _drop_pending_return(fn, do_return, retval)
     jumps.remove_unread_flag(fn, do_return)
+
+
+def _drop_pending_return(fn, do_return: str, retval: str) -> None:
+    """After each ``break``/``continue`` leaving a ``finally`` (lowered already, marked by
+    ``jumps.BlockLowering``), a ``return`` pending from the ``try`` is dropped, as in Python."""
+    blocks = [fn]
+    for node in blocks:
+        for f in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(node, f, None)
+            if not isinstance(block, list) or not block or not isinstance(block[0], gast.AST):
+                continue
+            blocks.extend(s for s in block if not isinstance(s, jumps.SCOPES))
+            if f == "handlers":
+                continue
+            new = []
+            for s in block:
+                new.append(s)
+                if getattr(s, "ag_finally_jump", do_return) != do_return:
+                    new.extend(templates.located(templates.replace(
+                        "do_return = False\nretval_ = None", do_return=do_return,
+                        retval_=retval), s))
+            if len(new) != len(block):
+                setattr(node, f, new)
 
 
 def transform(tree, ctx):

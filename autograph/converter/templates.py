@@ -119,8 +119,7 @@ def _parse(template: str) -> list:
         tree = gast.parse(textwrap.dedent(template)).body
         for node in gast.walk(gast.Module(body=tree, type_ignores=[])):
             for a in _LOCATION:
-                if hasattr(node, a):
-                    delattr(node, a)
+                node.__dict__.pop(a, None)
         _PARSED[template] = tree
     return tree
 

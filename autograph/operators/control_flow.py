@@ -103,6 +103,13 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
         """A Python list before the statement that the branches append to, and still one."""
         return out_names[i] in lists and type(init[i]) is list and type(value) is list
 
+    def dead(which, name):
+        """Whether ``name``'s value on the ``which`` branch is never read: the function's
+        return value, or any variable on a branch that has returned."""
+        return _is_return_value(name) or returned[which]
+
+    returned = {}
+
     def branch(fn, which):
         def traced():
             if set_state is not None:
@@ -111,10 +118,12 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
                 fn()
             outs = tuple(get_state())[:nouts] if get_state is not None else ()
             seen[which] = outs
+            returned[which] = any(v is True and _is_return_flag(n)
+                                  for n, v in zip(out_names, outs))
             if which == "true":
                 graph = context.current_graph()
                 return tuple(
-                    ((_deferred_return() if _is_return_value(n) else None) if is_undefined(v)
+                    ((_deferred_return() if dead("true", n) else None) if is_undefined(v)
                      else _list_slot(v, n, graph) if appended_list(i, v) else v)
                     for i, (n, v) in enumerate(zip(out_names, outs)))
             merged = []
@@ -123,10 +132,11 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
                     # (the true branch's list is staged too: by _list_slot, or already, by a
                     # staged statement inside the branch)
                     merged.append(as_loop_list(f, name))
-                elif _is_return_value(name) and is_undefined(f):
+                elif is_undefined(f) and dead("false", name) and (
+                        dead("true", name) or not is_undefined(t)):
                     merged.append(_deferred_return())  # built from the true branch's value
                 elif is_undefined(t):
-                    merged.append(f if _is_return_value(name) else None)
+                    merged.append(f if dead("true", name) else None)
                 elif is_undefined(f):
                     merged.append(_placeholder_like(t))
                 else:
@@ -142,7 +152,7 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
         t, f = seen["true"][i], seen["false"][i]
         if is_undefined(t) and is_undefined(f):
             final[i] = t
-        elif _is_return_value(name):
+        elif dead("true" if is_undefined(t) else "false", name):
             final[i] = result[i]  # (zeros where it was not set: do_return guards the reads)
         elif is_undefined(t) or is_undefined(f):
             side = "else" if is_undefined(t) else "true"
@@ -172,6 +182,10 @@ def _copy_containers(value):
 
 def _is_return_value(name: str) -> bool:
     return name.startswith("retval_")
+
+
+def _is_return_flag(name: str) -> bool:
+    return name.startswith("do_return")
 
 
 def _list_slot(items: list, name: str, graph) -> Deferred:

@@ -248,3 +248,188 @@ def _append_to_global(j):
         if i:
             _GLOBAL[i] = j
     return _GLOBAL[1]
+
+
+# -- jumps inside try/except/else/finally --------------------------------------------------
+
+def return_in_try_skips_else(a):
+    try:
+        return 0
+    except ValueError:
+        pass
+    else:
+        return a
+
+
+def continue_in_try_skips_else(n):
+    out = []
+    for i in range(n):
+        try:
+            if i == 1:
+                continue
+            out.append(i)
+        except ValueError:
+            out.append(-1)
+        else:
+            out.append(10 + i)
+        finally:
+            out.append(100)
+    return out
+
+
+def continue_in_finally_overrides_break(n):
+    y = 1
+    for _ in range(n):
+        try:
+            break
+        finally:
+            y *= 2
+            continue
+    return y
+
+
+def return_in_finally_swallows_exception(a):
+    try:
+        raise ValueError
+    finally:
+        return a
+
+
+def return_in_finally_skips_rest(a, log):
+    try:
+        log.append(1)
+    finally:
+        if a:
+            return 5
+        log.append(2)
+    return 6, log
+
+
+def finally_with_only_continue(n):
+    y = 0
+    for i in range(n):
+        try:
+            y += i
+        finally:
+            continue
+    return y
+
+
+def continue_in_finally_overrides_return(n):
+    for i in range(n):
+        try:
+            return i
+        finally:
+            if i < 2:
+                continue
+    return -1
+
+
+def break_in_finally_overrides_return_and_exception(a):
+    while True:
+        try:
+            if a > 1:
+                return 1
+            raise KeyError(a)
+        finally:
+            break
+    return 2
+
+
+def break_in_finally_inside_try_with_handler(xs):
+    out = []
+    for x in xs:
+        try:
+            out.append(int(x))
+        except ValueError:
+            out.append(None)
+            raise
+        finally:
+            if x == "stop":
+                break
+    return out
+
+
+@pytest.mark.parametrize("fn,args", [
+    (return_in_try_skips_else, (3,)),
+    (continue_in_try_skips_else, (3,)),
+    (continue_in_finally_overrides_break, (3,)),
+    (return_in_finally_swallows_exception, (4,)),
+    (return_in_finally_skips_rest, (1, [])),
+    (return_in_finally_skips_rest, (0, [])),
+    (finally_with_only_continue, (4,)),
+    (continue_in_finally_overrides_return, (4,)),
+    (break_in_finally_overrides_return_and_exception, (2,)),
+    (break_in_finally_overrides_return_and_exception, (0,)),
+    (break_in_finally_inside_try_with_handler, (["1", "2", "stop", "3"],)),
+    (break_in_finally_inside_try_with_handler, (["1", "x", "3"],)),
+])
+def test_jumps_in_try_statements(fn, args):
+    assert_python_same(fn, *args)
+
+
+# -- flags known to be false are Python values again -----------------------------------------
+
+def test_return_on_python_condition_inside_try_in_staged_loop():
+    @tf.function
+    def f(n, k):
+        s = tf.constant(0)
+        for i in tf.range(n):
+            try:
+                if k > 2:
+                    if k < 9:
+                        return i
+                s += i
+            except ValueError:
+                pass
+        return s
+
+    assert [int(f(tf.constant(5), k)) for k in (3, 1, 10)] == [0, 10, 10]
+
+
+def test_python_loop_after_a_staged_return_stays_python():
+    traced = []
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            if x > 10:
+                return x
+            y = 0
+        else:
+            y = 2
+        lst = []
+        for i in range(3):
+            if i == 7:
+                return x
+            lst.append(i)
+        traced.append(type(lst))
+        return x + len(lst) + y
+
+    assert [int(f(tf.constant(v))) for v in (3, -1, 19)] == [6, 4, 19]
+    assert traced == [list]  # a Python list, not a staged TensorArray
+
+
+def test_variable_undefined_only_in_a_returning_branch():
+    @tf.function
+    def f(x):
+        if x > 10:
+            return x
+        else:
+            z = x * 2
+        return z + 1
+
+    @tf.function
+    def g(x):
+        w = 0
+        for i in tf.range(3):
+            if x > i:
+                w = i
+                v = w * 2
+            else:
+                return x
+            w = v
+        return w
+
+    assert int(f(tf.constant(3))) == 7 and int(f(tf.constant(30))) == 30
+    assert int(g(tf.constant(5))) == 4 and int(g(tf.constant(0))) == 0
