@@ -19,6 +19,11 @@ class ConversionError(AutoGraphError):
     """A function cannot be converted (no source, unsupported construct...)."""
 
 
+class UnsupportedConstructError(ConversionError, NotImplementedError):
+    """The function uses a construct the converter cannot turn into a graph (``yield``,
+    ``del`` of a variable a loop carries): Python's ``NotImplementedError`` convention."""
+
+
 class UndefinedVariableError(AutoGraphError, UnboundLocalError):
     """A variable is read where it may not have been assigned.
 

@@ -31,31 +31,61 @@ from autograph.converter.parser import Source, parse_function
 from autograph.converter.transformer import Context, Transformer
 from autograph.converter.unparse import unparse
 
-PASSES = (finally_jumps, break_statements, continue_statements, return_statements, asserts, call_trees,
-          control_flow, conditional_expressions, logical_expressions)
+PASSES = (finally_jumps, break_statements, continue_statements, return_statements, asserts,
+          call_trees, control_flow, conditional_expressions, logical_expressions)
 
 
 class _RecordsExpressions(Transformer):
     """Part of the calls walk: records the nodes passes 8 and 9 rewrite, innermost first.
 
-    Not in a class body itself: the thunks they become could not see the class's names.
+    Not in a class body itself (the thunks they become could not see the class's names),
+    nor where an operand that would become a thunk assigns with ``:=``.
     """
 
     _in_class_body = False
 
-    def visit_IfExp(self, node):
-        self.generic_visit(node)
-        if not self._in_class_body:
-            self.ctx.expressions.append(node)
+    def _record(self, node, thunked: list):
+        if self._in_class_body or (self.ctx.namer.has_walrus and _assigns(thunked)):
+            return node
+        self.ctx.expressions.append(node)
         return node
 
-    visit_BoolOp = visit_IfExp
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        return self._record(node, [node.body, node.orelse])
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        return self._record(node, node.values[1:])
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) < 2:
+            return node
+        return self._record(node, node.comparators[1:])
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
-        if isinstance(node.op, gast.Not) and not self._in_class_body:
-            self.ctx.expressions.append(node)
+        if isinstance(node.op, gast.Not):
+            return self._record(node, [])
         return node
+
+
+def _assigns(nodes: list) -> bool:
+    """Whether ``nodes`` hold a ``:=`` that binds in the enclosing function."""
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.NamedExpr):
+            return True
+        if isinstance(n, (gast.Lambda, gast.FunctionDef, gast.ClassDef)):
+            continue
+        for v in n.__dict__.values():
+            if isinstance(v, list):
+                stack.extend(c for c in v if isinstance(c, gast.AST))
+            elif isinstance(v, gast.AST):
+                stack.append(v)
+    return False
 
 
 class _AssertsAndCalls(lists.ListAppendTransformer, call_trees.CallTreeTransformer,
@@ -87,7 +117,7 @@ class _AssertsAndCalls(lists.ListAppendTransformer, call_trees.CallTreeTransform
         return node
 
 
-_REWRITTEN = (gast.IfExp, gast.BoolOp, gast.UnaryOp)
+_REWRITTEN = (gast.IfExp, gast.BoolOp, gast.UnaryOp, gast.Compare)
 
 
 def _rewrite_expressions(nodes: list) -> None:

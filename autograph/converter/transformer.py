@@ -11,7 +11,7 @@ import gast
 
 from autograph.converter.naming import Namer
 from autograph.converter.parser import Source
-from autograph.errors import ConversionError
+from autograph.errors import ConversionError, UnsupportedConstructError
 
 
 @dataclass
@@ -31,13 +31,13 @@ class Context:
             return self.source.filename
         return f"{self.source.filename}:{self.source.file_line(line)}"
 
-    def error(self, node, message: str) -> ConversionError:
+    def error(self, node, message: str, kind=UnsupportedConstructError) -> ConversionError:
         """A ConversionError naming the user's file:line, function and source line."""
         line = getattr(node, "lineno", None)
         text = self.source.line_text(line) if line is not None else ""
         shown = f"\n    {text}" if text else ""
-        return ConversionError(f"{self.origin_text(node)} in {self.source.function_name}: "
-                               f"{message}{shown}")
+        return kind(f"{self.origin_text(node)} in {self.source.function_name}: "
+                    f"{message}{shown}")
 
 
 _LEAVES = (gast.Name, gast.Constant, gast.expr_context, gast.operator, gast.unaryop,

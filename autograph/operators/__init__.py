@@ -13,7 +13,7 @@ from autograph.operators.contexts import with_context  # noqa: F401
 from autograph.operators.control_flow import for_stmt, if_stmt, while_stmt  # noqa: F401
 from autograph.operators.exceptions import assert_stmt  # noqa: F401
 from autograph.operators.lists import list_append  # noqa: F401
-from autograph.operators.logical import and_, if_exp, not_, or_  # noqa: F401
+from autograph.operators.logical import and_, compare_chain, if_exp, not_, or_  # noqa: F401
 from autograph.operators.py_builtins import (abs_, enumerate_, float_, int_, len_,  # noqa: F401
                                              range_, zip_)
 from autograph.operators.variables import Undefined, ld  # noqa: F401

@@ -464,7 +464,7 @@ def _stage_loop(state, kind, init_iterate, iterate_name, in_range, element, adva
         if extra_test is None:
             return ok
         from autograph.operators.logical import and_
-        return and_(lambda: ok, extra_test)
+        return and_(ok, extra_test)
 
     def body_fn(itr, *vals):
         state.set_inside(vals)

@@ -133,13 +133,22 @@ def test_loop_variable_dtype_change():
 def test_generator_is_a_conversion_error():
     with pytest.raises(ConversionError) as info:
         convert(generator)
+    assert isinstance(info.value, NotImplementedError)
     assert re.search(where(generator, "the-yield"), str(info.value))
     assert "yield" in str(info.value)
+
+
+def test_generator_under_tf_function_is_not_implemented():
+    import autograph as tf
+    with pytest.raises(NotImplementedError) as info:
+        tf.function(generator)(tf.constant(3))
+    assert re.search(where(generator, "the-yield"), str(info.value))
 
 
 def test_del_of_loop_state():
     with pytest.raises(ConversionError) as info:
         to_code(deletes)
+    assert isinstance(info.value, NotImplementedError)
     assert re.search(where(deletes, "the-del"), str(info.value))
     assert "del x" in str(info.value)
 

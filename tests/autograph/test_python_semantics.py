@@ -433,3 +433,107 @@ def test_variable_undefined_only_in_a_returning_branch():
 
     assert int(f(tf.constant(3))) == 7 and int(f(tf.constant(30))) == 30
     assert int(g(tf.constant(5))) == 4 and int(g(tf.constant(0))) == 0
+
+
+# -- chained comparisons, and/or values, walrus operands ---------------------------------------
+
+def chained_in_if(x, lo, hi):
+    if lo < x <= hi:
+        return 1
+    return 0
+
+
+def chained_values(x, lo, hi):
+    return lo <= x < hi, x == x == lo, lo < hi > x != lo, not lo < x
+
+
+def chained_in_while(x):
+    while 0 <= x < 20:
+        x += 7
+    return x
+
+
+def chained_in_ifexp(x, lo, hi):
+    return x * 2 if lo < x < hi or x == hi else -x
+
+
+def and_or_values(x, y):
+    return (x and 5), (x or y), (x and y or 7), not x
+
+
+@pytest.mark.parametrize("args", [(3, 1, 3), (0, 0, 3), (5, 1, 4), (-2, -2, -2)])
+@pytest.mark.parametrize("fn", [chained_in_if, chained_values, chained_in_ifexp])
+def test_chained_comparisons(fn, args):
+    assert_python_same(fn, *args)
+    assert_staged_same(fn, *(np.int32(a) for a in args))
+
+
+@pytest.mark.parametrize("x", [-3, 0, 4, 19, 25])
+def test_chained_comparison_in_staged_while(x):
+    assert_python_same(chained_in_while, x)
+    assert_staged_same(chained_in_while, np.int32(x))
+
+
+@pytest.mark.parametrize("x,y", [(0, 3), (2, 0), (0, 0), (-1, 4)])
+def test_and_or_give_an_operand_on_tensors(x, y):
+    assert_python_same(and_or_values, x, y)
+    assert_staged_same(and_or_values, np.int32(x), np.int32(y))
+
+
+def test_and_or_of_two_dtypes_is_a_type_error():
+    @tf.function
+    def f(x):
+        return x and 2.5
+
+    with pytest.raises(TypeError, match="one dtype"):
+        f(tf.constant(1))
+
+
+_calls = []
+
+
+def _noted(v):
+    _calls.append(v)
+    return v
+
+
+def chain_evaluation_order(a):
+    return _noted(0) < _noted(a) <= _noted(5) < _noted(9)
+
+
+@pytest.mark.parametrize("a", [3, -1, 7])
+def test_chained_comparison_evaluates_each_operand_once_in_order(a):
+    _calls.clear()
+    expected = chain_evaluation_order(a)
+    plain = list(_calls)
+    _calls.clear()
+    assert convert(chain_evaluation_order)(a) == expected
+    assert _calls == plain
+
+
+def walrus_in_and(s):
+    import re
+    if (m := re.match(r"(\d+)", s)) and m.group(1):
+        return int(m.group(1))
+    return None
+
+
+def walrus_in_comprehension_condition(xs):
+    return [y for x in xs if (y := x * 2) > 2 and y < 8]
+
+
+def walrus_in_later_operand(xs):
+    out = []
+    for x in xs:
+        if x > 0 and (y := x * 3) > 4:
+            out.append(y)
+    return out
+
+
+@pytest.mark.parametrize("fn,arg", [
+    (walrus_in_and, "12x"), (walrus_in_and, "x"),
+    (walrus_in_comprehension_condition, [1, 2, 3, 4]),
+    (walrus_in_later_operand, [1, 2, -3, 5]),
+])
+def test_walrus_operands_keep_their_scope(fn, arg):
+    assert_python_same(fn, arg)
