@@ -1,6 +1,7 @@
 """``tf.autograph``: the converter's public names under TensorFlow's spelling."""
 from types import SimpleNamespace as _Namespace
 
+from autograph.converter.options import Feature
 from autograph.impl.api import convert, do_not_convert, to_code, to_graph  # noqa: F401
 
 
@@ -10,4 +11,5 @@ def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterati
     return None
 
 
-experimental = _Namespace(do_not_convert=do_not_convert, set_loop_options=set_loop_options)
+experimental = _Namespace(do_not_convert=do_not_convert, set_loop_options=set_loop_options,
+                          Feature=Feature)

@@ -7,16 +7,20 @@ callable; it is looked up lazily, and a Function is built without one when
 """
 from __future__ import annotations
 
+import functools
+
 from runtime.function import Function
 
 
-def _converter():
-    """autograph.impl.api.convert, or None when it cannot be imported (yet)."""
+def _converter(autograph_options):
+    """autograph.impl.api.convert with tf.function's conversion options, or None when it
+    cannot be imported (yet)."""
     try:
+        from autograph.converter.options import ConversionOptions
         from autograph.impl.api import convert
     except ImportError:
         return None
-    return convert
+    return functools.partial(convert, options=ConversionOptions.of_tf_function(autograph_options))
 
 
 def function(func=None, input_signature=None, autograph: bool = True, jit_compile=None,
@@ -42,11 +46,12 @@ def function(func=None, input_signature=None, autograph: bool = True, jit_compil
     if jit_compile is None:
         jit_compile = experimental_compile
 
+    converter = _converter(experimental_autograph_options) if autograph else None
+
     def decorate(fn):
         if isinstance(fn, Function):  # tf.function(tf.function(f)): keep the options given last
             fn = fn.python_function
-        return Function(fn, name=name, input_signature=input_signature,
-                        converter=_converter() if autograph else None,
+        return Function(fn, name=name, input_signature=input_signature, converter=converter,
                         reduce_retracing=reduce_retracing, jit_compile=jit_compile,
                         optimize=optimize)
 

@@ -14,6 +14,7 @@ import builtins
 import gast
 
 from autograph.converter import templates
+from autograph.converter.options import Feature
 from autograph.converter.transformer import Transformer
 
 PLAIN_BUILTINS = frozenset(
@@ -34,6 +35,8 @@ class CallTreeTransformer(Transformer):
 
     def _plain(self, func) -> bool:
         if isinstance(func, gast.Name):
+            if func.id == "print" and self.ctx.options.uses(Feature.BUILTIN_FUNCTIONS):
+                return False  # print of tensors prints when the graph runs
             return func.id in PLAIN_BUILTINS and func.id not in self.shadowed
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
             return func.value.id == "ag__"

@@ -27,6 +27,7 @@ from autograph.converter import (asserts, break_statements, call_trees,
                                  finally_jumps, functions, lists, logical_expressions,
                                  return_statements, templates)
 from autograph.converter.naming import Namer
+from autograph.converter.options import DEFAULT, ConversionOptions
 from autograph.converter.parser import Source, parse_function
 from autograph.converter.transformer import Context, Transformer
 from autograph.converter.unparse import unparse
@@ -161,15 +162,16 @@ class ConvertedSource:
         return unparse(self.tree) + "\n"
 
 
-def convert_function(fn) -> ConvertedSource:
+def convert_function(fn, options: ConversionOptions = DEFAULT) -> ConvertedSource:
     """Converts the Python function (or lambda) ``fn`` into a new function's tree."""
     source = parse_function(fn)
-    return convert_tree(source.node, source, getattr(fn, "__globals__", {}))
+    return convert_tree(source.node, source, getattr(fn, "__globals__", {}), options)
 
 
-def convert_tree(node, source: Source, globals_: dict) -> ConvertedSource:
+def convert_tree(node, source: Source, globals_: dict,
+                 options: ConversionOptions = DEFAULT) -> ConvertedSource:
     """Converts a parsed ``def`` (or lambda) node; ``globals_`` are the module's names."""
-    ctx = Context(source, None, globals_)
+    ctx = Context(source, None, globals_, options=options)
     node = functions.transform(node, ctx)
     ctx.namer = Namer(node)
     node = _run_passes(node, ctx)

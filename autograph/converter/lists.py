@@ -13,13 +13,15 @@ other name would change what it refers to. Each ``if``/``while``/``for``
 around a rewritten append records the list's name in ``ag_appends``, which
 the control-flow converter passes on as ``lists=(...)``.
 
-This runs in the same walk as calls and asserts (``conversion.py``).
+This runs in the same walk as calls and asserts (``conversion.py``), with
+``Feature.LISTS`` (as in TensorFlow).
 """
 from __future__ import annotations
 
 import gast
 
 from autograph.converter import templates
+from autograph.converter.options import Feature
 from autograph.converter.activity import modified_names, scope_declarations
 from autograph.converter.transformer import Transformer
 
@@ -99,7 +101,8 @@ class ListAppendTransformer(Transformer):
     def visit_Expr(self, node):
         name = _append_target(node)
         scope = self._list_scope
-        if name is None or scope is None or not scope.is_local(name):
+        if (name is None or scope is None or not scope.is_local(name)
+                or not self.ctx.options.uses(Feature.LISTS)):
             return self.generic_visit(node)
         value = self.visit(node.value.args[0])
         for appends in scope.open:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import gast
 
 from autograph.converter.naming import Namer
+from autograph.converter.options import DEFAULT, ConversionOptions
 from autograph.converter.parser import Source
 from autograph.errors import ConversionError, UnsupportedConstructError
 
@@ -24,6 +25,7 @@ class Context:
     flags: set = field(default_factory=set)  # generated jump flags (do_return, break_...)
     continue_loops: list = field(default_factory=list)  # (loop, its continue_ flag)
     expressions: list = field(default_factory=list)  # and/or/not, a if c else b: rewritten last
+    options: ConversionOptions = DEFAULT
 
     def origin_text(self, node) -> str:
         line = getattr(node, "lineno", None)

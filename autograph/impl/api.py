@@ -9,6 +9,7 @@ shows the user's file, line, source text and function.
 """
 from __future__ import annotations
 
+import contextvars
 import functools
 import inspect
 import os
@@ -20,11 +21,15 @@ import weakref
 
 from autograph import errors
 from autograph.converter import conversion, loader
+from autograph.converter.options import DEFAULT, ConversionOptions, features
 from autograph.errors import ConversionError
 
 _lock = threading.RLock()
-_code_cache: dict = {}  # code object -> LoadedCode
-_fn_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_code_cache: dict = {}  # (code object, options) -> LoadedCode
+_fn_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # fn -> {options: fn}
+# The options of the conversion whose code runs: converted_call converts callees alike.
+_current_options: contextvars.ContextVar = contextvars.ContextVar("autograph_options",
+                                                                  default=DEFAULT)
 _warned: set = set()
 
 _LIBRARY_MODULES = frozenset(["runtime", "graph", "autograph", "numpy", "builtins", "gast",
@@ -68,22 +73,23 @@ def _is_library_file(filename: str) -> bool:
         or _is_internal(filename)
 
 
-def _loaded(fn):
-    code = fn.__code__
-    loaded = _code_cache.get(code)
+def _loaded(fn, options: ConversionOptions):
+    key = (fn.__code__, options)
+    loaded = _code_cache.get(key)
     if loaded is None:
         with _lock:
-            loaded = _code_cache.get(code)
+            loaded = _code_cache.get(key)
             if loaded is None:
-                converted = conversion.convert_function(fn)
-                loaded = loader.compile_converted(converted, code.co_freevars)
-                _code_cache[code] = loaded
+                converted = conversion.convert_function(fn, options)
+                loaded = loader.compile_converted(converted, fn.__code__.co_freevars)
+                _code_cache[key] = loaded
     return loaded
 
 
-def _convert_plain(fn, user_requested: bool):
+def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
     """The converted twin of the plain function ``fn`` (or ``fn`` if it must not convert)."""
-    cached = _fn_cache.get(fn)
+    by_options = _fn_cache.get(fn)
+    cached = by_options.get(options) if by_options is not None else None
     if cached is not None:
         return cached
     if (getattr(fn, "__ag_do_not_convert__", False) or getattr(fn, "__ag_converted__", False)
@@ -91,11 +97,11 @@ def _convert_plain(fn, user_requested: bool):
         return fn
     if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
         if user_requested:
-            conversion.convert_function(fn)  # raises a ConversionError naming the `yield`
+            conversion.convert_function(fn, options)  # raises an error naming the `yield`
         return fn
     try:
         from autograph import operators
-        converted = loader.instantiate(_loaded(fn), fn, operators)
+        converted = loader.instantiate(_loaded(fn, options), fn, operators)
     except ConversionError:
         if user_requested:
             raise
@@ -107,19 +113,22 @@ def _convert_plain(fn, user_requested: bool):
                           stacklevel=3)
         converted = fn
     with _lock:
-        _fn_cache[fn] = converted
+        _fn_cache.setdefault(fn, {})[options] = converted
     return converted
 
 
-def converted_callable(f, user_requested: bool = False):
-    """What converted code should call in place of ``f``."""
+def converted_callable(f, user_requested: bool = False, options: ConversionOptions | None = None):
+    """What converted code should call in place of ``f`` (converted with ``options``, by
+    default those of the conversion whose code is running)."""
+    if options is None:
+        options = _current_options.get()
     if isinstance(f, types.FunctionType):
-        return _convert_plain(f, user_requested)
+        return _convert_plain(f, user_requested, options)
     if isinstance(f, types.MethodType):
-        inner = converted_callable(f.__func__, user_requested)
+        inner = converted_callable(f.__func__, user_requested, options)
         return f if inner is f.__func__ else types.MethodType(inner, f.__self__)
     if isinstance(f, functools.partial):
-        inner = converted_callable(f.func, user_requested)
+        inner = converted_callable(f.func, user_requested, options)
         return f if inner is f.func else functools.partial(inner, *f.args, **f.keywords)
     if isinstance(f, (type, types.BuiltinFunctionType, types.BuiltinMethodType)):
         return f
@@ -127,19 +136,27 @@ def converted_callable(f, user_requested: bool = False):
         return f
     call = getattr(type(f), "__call__", None)
     if isinstance(call, types.FunctionType) and (user_requested or not _is_library(call)):
-        inner = _convert_plain(call, user_requested)
+        inner = _convert_plain(call, user_requested, options)
         return f if inner is call else types.MethodType(inner, f)
     if user_requested and not callable(f):
         raise ConversionError(f"Cannot convert {f!r}: it is not callable.")
     return f
 
 
-def convert(func, recursive: bool = True):
-    """The converted callable for ``func``: staged control flow on tensors, Python otherwise."""
-    target = converted_callable(func, user_requested=True)
+def convert(func, recursive: bool = True, experimental_optional_features=None, *,
+            options: ConversionOptions | None = None):
+    """The converted callable for ``func``: staged control flow on tensors, Python otherwise.
+
+    ``options`` (tf.function's) win over ``experimental_optional_features``; the functions
+    ``func`` calls are converted with the same options.
+    """
+    if options is None:
+        options = ConversionOptions(features(experimental_optional_features))
+    target = converted_callable(func, user_requested=True, options=options)
 
     @functools.wraps(func)
     def converted(*args, **kwargs):
+        token = _current_options.set(options)
         try:
             return target(*args, **kwargs)
         except Exception as e:  # noqa: BLE001  (re-raised with the user's location)
@@ -147,6 +164,8 @@ def convert(func, recursive: bool = True):
             if new is e:
                 raise
             raise new from None
+        finally:
+            _current_options.reset(token)
 
     converted.__ag_converted__ = True
     converted.__ag_target__ = target
@@ -156,7 +175,7 @@ def convert(func, recursive: bool = True):
 to_graph = convert
 
 
-def to_code(func, recursive: bool = True) -> str:
+def to_code(func, recursive: bool = True, experimental_optional_features=None) -> str:
     """The converted source of ``func``: what converted code runs, readable."""
     if isinstance(func, types.MethodType):
         func = func.__func__
@@ -168,7 +187,8 @@ def to_code(func, recursive: bool = True) -> str:
         if not isinstance(call, types.FunctionType):
             raise ConversionError(f"Cannot convert {func!r}: to_code needs a Python function.")
         func = call
-    return conversion.convert_function(func).code()
+    options = ConversionOptions(features(experimental_optional_features))
+    return conversion.convert_function(func, options).code()
 
 
 # -- errors that point at user code ------------------------------------------------------------

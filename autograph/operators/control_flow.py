@@ -331,24 +331,34 @@ def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts
                inside_try=False, inside_with=0, lists=()):
     """``while test(): body()``; a tensor test stages a while_loop over the state.
 
-    A loop that starts in Python and whose test becomes a tensor (a variable
-    turned into a tensor by a staged ``if``) stages the remaining iterations.
+    A loop that starts in Python and whose test becomes a tensor (a variable turned into a
+    tensor by a staged ``if``, a ``break`` on a tensor condition) is refused, as
+    TensorFlow refuses it: its iterations so far ran in Python and cannot be staged.
     """
     cond = test()
-    while True:
-        if type(cond) is SymbolicTensor or (type(cond) not in (bool, int)
-                                            and _symbolic(cond) is not None):
-            if inside_try:
-                _refuse_inside_try("while")
-            if inside_with:
-                check_inside_with("while", inside_with)
-            convert_state(get_state, set_state, symbol_names, lists)
-            _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
-            return
-        if not cond:
-            return
+    if type(cond) is SymbolicTensor or (type(cond) not in (bool, int)
+                                        and _symbolic(cond) is not None):
+        if inside_try:
+            _refuse_inside_try("while")
+        if inside_with:
+            check_inside_with("while", inside_with)
+        convert_state(get_state, set_state, symbol_names, lists)
+        _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
+        return
+    where = current_origin()
+    while cond:
         body()
         cond = test()
+        if type(cond) is SymbolicTensor or (type(cond) not in (bool, int)
+                                            and _symbolic(cond) is not None):
+            raise NotImplementedError(
+                f"The condition of the while loop at {where} started as non-Tensor, then "
+                "changed to Tensor. This may happen either because variables changed type, "
+                "or when a break or return statement inside the loop depends on a Tensor "
+                "condition. In both cases, changing to a TF loop should remove the error: "
+                "make the loop condition a tensor from the start (for example "
+                "`while tf.constant(True) and ...`), or keep the break/return condition a "
+                "Python value.")
 
 
 def _staged_while(test, body, get_state, set_state, names, opts):
@@ -429,31 +439,20 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, lists=()):
         return
     while True:  # the exit test comes before the next item is taken, as Python's break does
         keep_going = extra_test()
-        staged = _symbolic(keep_going) is not None
-        if not staged and not keep_going:
+        if _symbolic(keep_going) is not None:
+            raise NotImplementedError(
+                f"break and return statements which depend on a TF condition are not supported "
+                f"in Python for loops (the loop at {current_origin()} iterates over a "
+                f"{type(iter_).__name__}, so it runs in Python). Did you intend to make it a "
+                "TF loop? Iterate over a tensor or tf.range instead, or make the break/return "
+                "condition a Python value.")
+        if not keep_going:
             return
         try:
             item = next(it)
         except StopIteration:
             return
-        if staged:
-            _conditional_iterations(keep_going, item, it, extra_test, body, get_state,
-                                    set_state, names, lists)
-            return
         body(item)
-
-
-def _conditional_iterations(keep_going, item, rest, extra_test, body, get_state, set_state,
-                            names, lists=()):
-    """The rest of a Python loop after a tensor ``break``/``return``: one cond per iteration."""
-    while True:
-        if_stmt(keep_going, lambda item=item: body(item), None, get_state, set_state, names,
-                lists=lists)
-        try:
-            item = next(rest)
-        except StopIteration:
-            return
-        keep_going = extra_test()
 
 
 def _stage_loop(state, kind, init_iterate, iterate_name, in_range, element, advance,

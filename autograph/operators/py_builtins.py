@@ -116,7 +116,27 @@ def abs_(x):
     return builtins.abs(x)
 
 
+def print_(*objects, **kwargs):
+    """``print``; with symbolic tensors among ``objects``, Python's print runs each time the
+    graph runs, on their values (``Feature.BUILTIN_FUNCTIONS``; TensorFlow does the same
+    through a py_func). Otherwise it prints now."""
+    positions = [i for i, o in enumerate(objects) if isinstance(o, SymbolicTensor)]
+    if not positions:
+        return builtins.print(*objects, **kwargs)
+    kwargs.setdefault("flush", True)
+
+    def print_values(*values):
+        shown = list(objects)
+        for i, v in zip(positions, values):
+            v = v.numpy()
+            shown[i] = v.decode("utf-8") if isinstance(v, bytes) else v
+        builtins.print(*shown, **kwargs)
+
+    runtime.py_function(print_values, [objects[i] for i in positions], None, name="print")
+
+
 BUILTIN_OVERRIDES = {
+    builtins.print: print_,
     builtins.range: range_,
     builtins.len: len_,
     builtins.enumerate: enumerate_,

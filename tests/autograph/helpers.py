@@ -21,10 +21,10 @@ def run_captured(fn, *args):
     return result, out.getvalue()
 
 
-def assert_python_same(fn, *args):
+def assert_python_same(fn, *args, features=None):
     """The converted function, run on Python values, gives the same result and output."""
     expected = run_captured(fn, *args)
-    got = run_captured(convert(fn), *args)
+    got = run_captured(convert(fn, experimental_optional_features=features), *args)
     if isinstance(expected[0], type) and issubclass(expected[0], BaseException):
         # the converted function fails the same way (a subclass with a better message is ok)
         assert isinstance(got[0], type) and issubclass(got[0], expected[0]), (fn.__name__, got)
@@ -34,10 +34,10 @@ def assert_python_same(fn, *args):
     return expected[0]
 
 
-def assert_staged_same(fn, *args):
+def assert_staged_same(fn, *args, features=None):
     """The converted function staged with numpy args as placeholders equals plain Python."""
     expected = fn(*[a.item() if isinstance(a, np.generic) else a for a in args])
-    got = staged(convert(fn), *args)
+    got = staged(convert(fn, experimental_optional_features=features), *args)
     flat_e = expected if isinstance(expected, (tuple, list)) else [expected]
     flat_g = got if isinstance(got, (tuple, list)) else [got]
     assert len(flat_e) == len(flat_g)

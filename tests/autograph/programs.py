@@ -3,8 +3,10 @@
 ``@program(inputs, staged=True)`` registers a function with example inputs
 (tuples of ints). ``staged=False`` marks programs whose Python semantics a
 graph cannot have (lists growing in a loop, None results...): they are
-checked in Python mode only.
+checked in Python mode only. ``staged=REFUSED``: a Python loop that breaks or
+returns on a tensor condition, which staging refuses as TensorFlow does.
 """
+REFUSED = "refused"
 PROGRAMS = []
 
 
@@ -189,7 +191,7 @@ def while_with_return(n):
     return -1
 
 
-@program(0, 5, 9)
+@program(0, 5, 9, staged=REFUSED)
 def while_break_continue(n):
     i = 0
     s = 0
@@ -245,7 +247,7 @@ def nested_while(n):
     return s
 
 
-@program(2, 7)
+@program(2, 7, staged=REFUSED)
 def nested_while_break_inner(n):
     i = 0
     s = 0
@@ -291,7 +293,7 @@ def while_else(n):
     return i
 
 
-@program(0, 4, 8)
+@program(0, 4, 8, staged=REFUSED)
 def while_else_with_break(n):
     i = 0
     while i < 6:
@@ -427,7 +429,7 @@ def for_over_list_tensor_cond(n):
     return s
 
 
-@program(0, 2, 4, 9)
+@program(0, 2, 4, 9, staged=REFUSED)
 def for_over_list_break_on_tensor(n):
     s = 0
     for x in [1, 2, 3, 4, 5]:
@@ -437,7 +439,7 @@ def for_over_list_break_on_tensor(n):
     return s
 
 
-@program(0, 3, 10)
+@program(0, 3, 10, staged=REFUSED)
 def for_over_list_return_on_tensor(n):
     for x in [1, 2, 3, 4, 5]:
         if x * x > n:

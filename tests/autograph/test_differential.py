@@ -4,12 +4,14 @@ import numpy as np
 import pytest
 
 from tests.autograph.helpers import assert_python_same, assert_staged_same
-from tests.autograph.programs import PROGRAMS
+from tests.autograph.programs import PROGRAMS, REFUSED
 
 PY_CASES = [pytest.param(fn, args, id=f"{fn.__name__}{args}")
             for fn, inputs, _ in PROGRAMS for args in inputs]
 STAGED_CASES = [pytest.param(fn, args, id=f"{fn.__name__}{args}")
-                for fn, inputs, staged in PROGRAMS if staged for args in inputs]
+                for fn, inputs, staged in PROGRAMS if staged is True for args in inputs]
+REFUSED_CASES = [pytest.param(fn, args, id=f"{fn.__name__}{args}")
+                 for fn, inputs, staged in PROGRAMS if staged == REFUSED for args in inputs]
 
 
 def _tensor(v):
@@ -24,6 +26,13 @@ def test_python_values(fn, args):
 @pytest.mark.parametrize("fn,args", STAGED_CASES)
 def test_staged(fn, args):
     assert_staged_same(fn, *[_tensor(a) for a in args])
+
+
+@pytest.mark.parametrize("fn,args", REFUSED_CASES)
+def test_python_loop_breaking_on_a_tensor_is_refused(fn, args):
+    with pytest.raises(NotImplementedError,
+                       match="not supported in Python for loops|started as non-Tensor"):
+        assert_staged_same(fn, *[_tensor(a) for a in args])
 
 
 def test_suite_is_large():

@@ -143,7 +143,8 @@ def test_conversion_is_cached_per_code_object():
     f1, f2 = make(1), make(2)
     c1, c2 = convert(f1), convert(f2)
     assert c1(1) == 2 and c2(1) == 3
-    assert api._code_cache[f1.__code__] is api._code_cache[f2.__code__]
+    key = api.DEFAULT
+    assert api._code_cache[f1.__code__, key] is api._code_cache[f2.__code__, key]
 
 
 def test_conversion_is_thread_safe():
@@ -183,9 +184,13 @@ def test_assert_stages_an_assert_op():
     def f(x):
         assert x > 0, "x must be positive"
         return x
-    assert "Assert" in _graph_ops(f, np.int32(1))
+    asserts = tf.autograph.experimental.Feature.ASSERT_STATEMENTS
+    graph, _, _ = trace(convert(f, experimental_optional_features=asserts), np.int32(1))
+    assert "Assert" in [n.op for n in graph.nodes]
     with pytest.raises(AssertionError, match="x must be positive"):
-        convert(f)(-1)
+        convert(f, experimental_optional_features=asserts)(-1)
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):  # TF's default: unconverted
+        _graph_ops(f, np.int32(1))
 
 
 def test_for_over_tensor_first_axis():
@@ -217,7 +222,7 @@ def test_len_of_tensor():
     assert staged(convert(f), np.zeros([4, 2], np.float32)) == 8
 
 
-def test_python_loop_switches_to_staged_when_test_becomes_a_tensor():
+def test_python_loop_whose_test_becomes_a_tensor_is_refused():
     def f(x):
         i = 0
         while i < 10:
@@ -226,8 +231,8 @@ def test_python_loop_switches_to_staged_when_test_becomes_a_tensor():
             else:
                 i += 5
         return i
-    assert staged(convert(f), np.int32(1)) == 12
-    assert staged(convert(f), np.int32(-1)) == 10
+    with pytest.raises(NotImplementedError, match="started as non-Tensor, then changed"):
+        staged(convert(f), np.int32(1))
 
 
 def test_special_iterable_delegates():

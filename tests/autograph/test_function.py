@@ -36,7 +36,7 @@ def test_converter_is_passed_unless_autograph_is_false(monkeypatch):
     def fake_convert(fn):
         seen.append(fn)
         return fn
-    monkeypatch.setattr(function_module, "_converter", lambda: fake_convert)
+    monkeypatch.setattr(function_module, "_converter", lambda options: fake_convert)
     f = tf.function(local_square)
     f(tf.constant(2))
     f(tf.constant(3))
@@ -48,7 +48,7 @@ def test_converter_is_passed_unless_autograph_is_false(monkeypatch):
 
 
 def test_converter_missing_means_none(monkeypatch):
-    monkeypatch.setattr(function_module, "_converter", lambda: None)
+    monkeypatch.setattr(function_module, "_converter", lambda options: None)
     assert tf.function(square)._converter is None
 
 

@@ -124,5 +124,9 @@ def test_generated_program(source, x, n):
     fn = load(source)
     expected = fn(x, n)
     assert convert(fn)(x, n) == expected, source
-    got = staged(convert(fn), np.int32(x), np.int32(n))
+    try:
+        got = staged(convert(fn), np.int32(x), np.int32(n))
+    except NotImplementedError as e:  # a Python loop breaking on a tensor: refused, as in TF
+        assert "Python for loops" in str(e) or "started as non-Tensor" in str(e), source
+        return
     assert tuple(int(v) for v in got) == expected, source

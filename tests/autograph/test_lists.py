@@ -15,9 +15,31 @@ import numpy as np
 import pytest
 
 import autograph as tf
-from autograph.impl.api import convert, to_code
+from autograph.impl import api
 from graph.errors import InvalidArgumentError
-from tests.autograph.helpers import assert_python_same, assert_staged_same
+from tests.autograph import helpers
+
+LISTS = tf.autograph.experimental.Feature.LISTS  # (TensorFlow converts lists only when asked)
+
+
+def convert(fn):
+    return api.convert(fn, experimental_optional_features=LISTS)
+
+
+def to_code(fn):
+    return api.to_code(fn, experimental_optional_features=LISTS)
+
+
+def function(fn):
+    return tf.function(fn, experimental_autograph_options=LISTS)
+
+
+def assert_python_same(fn, *args):
+    return helpers.assert_python_same(fn, *args, features=LISTS)
+
+
+def assert_staged_same(fn, *args):
+    return helpers.assert_staged_same(fn, *args, features=LISTS)
 from tests.staging import staged, trace
 
 HERE = os.path.abspath(__file__)
@@ -165,10 +187,10 @@ def test_the_staged_loop_is_one_while_whose_graph_does_not_grow():
 
 
 def test_in_tf_function():
-    f = tf.function(while_accumulate)
+    f = function(while_accumulate)
     np.testing.assert_array_equal(f(tf.constant(4)).numpy(), [0, 2, 4, 6])
     np.testing.assert_array_equal(f(tf.constant(2)).numpy(), [0, 2])
-    g = tf.function(returns_the_list)
+    g = function(returns_the_list)
     np.testing.assert_array_equal(np.asarray(g(tf.constant(2))), [1, 2, 10, 11])
 
 
@@ -493,7 +515,7 @@ def _sub_graphs(graph) -> list:
                                 if_false_branch_appends_more, if_nested_staged_if])
 def test_staged_if_appending_to_a_list_is_traced_once(fn, capsys):
     TRACED.clear()
-    f = tf.function(fn)
+    f = function(fn)
     f(tf.constant(3))
     out = capsys.readouterr().out
     assert out.count("tracing the true branch") == 1 and out.count("tracing the false branch") \
