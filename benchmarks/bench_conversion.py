@@ -42,8 +42,9 @@ def nested(x, n, items):
     k = n
     while k > 0:
         k -= 1
-        if k == 7:
-            return total + count
+        if k == 7:  # (a break: TensorFlow refuses a return inside a staged loop)
+            total += count
+            break
         for m in range(k):
             if m > 3:
                 break

@@ -71,9 +71,11 @@ def _first_call():
     expected = nested(3, 12, [None])
 
     def cold():  # forget the converted code, so the call converts again
-        api._code_cache.pop(nested.__code__, None)
+        for key in [k for k in api._code_cache if k[0] is nested.__code__]:
+            del api._code_cache[key]
         api._fn_cache.pop(nested, None)
-        return tf.function(nested)
+        return tf.function(nested, experimental_autograph_options=(
+            tf.autograph.experimental.Feature.ASSERT_STATEMENTS))
 
     def call(f):
         return f(x, n, [None])

@@ -18,3 +18,8 @@ class StagingError(GraphError):
 
 class StructureMismatchError(StagingError, TypeError):
     """Both branches of a cond, or every iteration of a loop, must agree in structure and dtype."""
+
+
+class StagedValueError(StagingError, ValueError):
+    """A staged ``if`` or loop cannot carry a value: None, or a variable that only some of its
+    paths assign (TensorFlow raises ValueError for these)."""

@@ -34,6 +34,8 @@ class CallTreeTransformer(Transformer):
         self.shadowed = shadowed
 
     def _plain(self, func) -> bool:
+        if getattr(func, "attr", getattr(func, "id", None)) == "set_loop_options":
+            return True  # a directive: control_flow moves it into the loop's options
         if isinstance(func, gast.Name):
             if func.id == "print" and self.ctx.options.uses(Feature.BUILTIN_FUNCTIONS):
                 return False  # print of tensors prints when the graph runs

@@ -124,6 +124,22 @@ class ControlFlowTransformer(StatementTransformer):
         fresh = [n for n in names if n not in self.enclosing[-1]]
         return st.undefined_inits(fresh, node.ag_maybe_defined_in, self.fa)
 
+    def visit_Delete(self, node):
+        """``del x`` of a variable a generated function shares (``nonlocal``) makes it
+        ``Undefined`` instead: staged control flow still reads it (``get_state``), and a read
+        after the statement is then a clear error, as Python's unbound variable is."""
+        state = self.enclosing[-1]
+        shared = [t for t in node.targets if isinstance(t, gast.Name) and t.id in state]
+        if not shared:
+            return node
+        out = [gast.Delete(targets=[t for t in node.targets if t not in shared])]
+        if not out[0].targets:
+            out = []
+        for t in shared:
+            out += templates.replace("name = ag__.Undefined(label)", name=t.id,
+                                     label=templates.constant(t.id))
+        return templates.located(out, node)
+
     def visit_FunctionDef(self, node):
         return node  # converted separately
 
@@ -194,11 +210,36 @@ class ControlFlowTransformer(StatementTransformer):
                                      names=st.names_tuple(names), **kwargs)
         else:
             call = templates.replace(template + ")", **kwargs)
+        options = getattr(node, "ag_loop_options", None)
+        if options is not None:
+            call[0].value.keywords.append(templates.make(gast.keyword, arg="opts",
+                                                         value=options))
         inits = self._inits(names, node)
         call = self._mark_lists(self._mark_try(call), node, names)
         return templates.located(inits + stmts + call, node)
 
+    @staticmethod
+    def _take_loop_options(node) -> None:
+        """``set_loop_options(...)`` statements in the loop body become the loop's ``opts``
+        (evaluated before the loop, as in TensorFlow)."""
+        keywords = []
+        kept = []
+        for s in node.body:
+            call = s.value if isinstance(s, gast.Expr) else None
+            func = call.func if isinstance(call, gast.Call) else None
+            name = func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
+            if name == "set_loop_options" and not call.args:
+                keywords += [k for k in call.keywords if k.arg is not None]
+            else:
+                kept.append(s)
+        if len(kept) != len(node.body):
+            node.body = kept or [gast.Pass()]
+            node.ag_loop_options = templates.make(
+                gast.Dict, keys=[templates.constant(k.arg) for k in keywords],
+                values=[k.value for k in keywords])
+
     def visit_While(self, node):
+        self._take_loop_options(node)
         names = self._loop_state(node)
         node.body = self._visit_inside(node.body, names)
         namer = self.ctx.namer
@@ -210,6 +251,7 @@ class ControlFlowTransformer(StatementTransformer):
                                [body, test], loop_test=test_name, loop_body=body_name)
 
     def visit_For(self, node):
+        self._take_loop_options(node)
         names = self._loop_state(node)
         extra = getattr(node, "ag_extra_test", None)
         node.body = self._visit_inside(node.body, names)

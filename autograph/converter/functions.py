@@ -57,8 +57,9 @@ def _check_and_fix(fn, ctx) -> None:
                 stack.append((v, top, self_name))
     if yields:
         first = min(yields, key=lambda n: (n.lineno, n.col_offset))
-        raise ctx.error(first, "a generator function (one that uses `yield`) cannot be "
-                               "converted into a graph. Return the values instead (for "
+        raise ctx.error(first, "generators are not supported: a generator function (one "
+                               "that uses `yield`) cannot be converted into a graph. Return "
+                               "the values instead (for "
                                "example collect them in a tf.TensorArray), or call the "
                                "generator outside tf.function.")
 

@@ -15,7 +15,7 @@ from autograph.operators.lists import LoopList, as_loop_list, convert_state
 from autograph.operators.variables import Undefined, is_undefined
 from runtime import context, nest
 from runtime.composite import is_composite
-from runtime.errors import StagingError
+from runtime.errors import StagedValueError, StagingError
 from runtime.ops.control_flow import Deferred
 from runtime.origin import current_origin
 from runtime.tensor import SymbolicTensor, Tensor
@@ -86,10 +86,8 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
     fills, in the true branch's graph, once the false branch has been traced (see
     ``_list_slot``), so both branches are traced once.
 
-    A return value set in one branch only is ``Deferred`` in the other: the cond
-    builds it there as zeros of the setting branch's type, so both branches are
-    traced once. Its ``do_return`` flag is false on that path, so the zeros are
-    never read.
+    A variable used after the statement (or the return value) must be set in both
+    branches or in neither, as TensorFlow requires (``StagedValueError``, a ValueError).
     """
     init = tuple(get_state()) if get_state is not None else ()
     out_names = names[:nouts]
@@ -103,13 +101,6 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
         """A Python list before the statement that the branches append to, and still one."""
         return out_names[i] in lists and type(init[i]) is list and type(value) is list
 
-    def dead(which, name):
-        """Whether ``name``'s value on the ``which`` branch is never read: the function's
-        return value, or any variable on a branch that has returned."""
-        return _is_return_value(name) or returned[which]
-
-    returned = {}
-
     def branch(fn, which):
         def traced():
             if set_state is not None:
@@ -118,27 +109,21 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
                 fn()
             outs = tuple(get_state())[:nouts] if get_state is not None else ()
             seen[which] = outs
-            returned[which] = any(v is True and _is_return_flag(n)
-                                  for n, v in zip(out_names, outs))
             if which == "true":
                 graph = context.current_graph()
-                return tuple(
-                    ((_deferred_return() if dead("true", n) else None) if is_undefined(v)
-                     else _list_slot(v, n, graph) if appended_list(i, v) else v)
-                    for i, (n, v) in enumerate(zip(out_names, outs)))
+                return tuple(None if is_undefined(v)
+                             else _list_slot(v, n, graph) if appended_list(i, v) else v
+                             for i, (n, v) in enumerate(zip(out_names, outs)))
             merged = []
             for i, (name, t, f) in enumerate(zip(out_names, seen["true"], outs)):
+                if is_undefined(t) != is_undefined(f):
+                    _refuse_one_sided(name, "main" if is_undefined(t) else "else", where)
                 if appended_list(i, f) and not (type(t) is list and len(t) == len(f)):
                     # (the true branch's list is staged too: by _list_slot, or already, by a
                     # staged statement inside the branch)
                     merged.append(as_loop_list(f, name))
-                elif is_undefined(f) and dead("false", name) and (
-                        dead("true", name) or not is_undefined(t)):
-                    merged.append(_deferred_return())  # built from the true branch's value
-                elif is_undefined(t):
-                    merged.append(f if dead("true", name) else None)
                 elif is_undefined(f):
-                    merged.append(_placeholder_like(t))
+                    merged.append(None)
                 else:
                     _check_both_defined(name, t, f, where)
                     merged.append(f)
@@ -148,20 +133,25 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
     result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
                           output_names=_flat_names(out_names, init))
     final = list(init)
-    for i, name in enumerate(out_names):
-        t, f = seen["true"][i], seen["false"][i]
-        if is_undefined(t) and is_undefined(f):
-            final[i] = t
-        elif dead("true" if is_undefined(t) else "false", name):
-            final[i] = result[i]  # (zeros where it was not set: do_return guards the reads)
-        elif is_undefined(t) or is_undefined(f):
-            side = "else" if is_undefined(t) else "true"
-            final[i] = Undefined(name, f"it is assigned only in the {side} branch of the `if` at "
-                                       f"{where}, whose condition is a tensor")
-        else:
-            final[i] = result[i]
+    for i in range(len(out_names)):
+        t = seen["true"][i]
+        final[i] = t if is_undefined(t) else result[i]
     if set_state is not None:
         set_state(tuple(final))
+
+
+def _refuse_one_sided(name, missing, where):
+    other = "else" if missing == "main" else "main"
+    if _is_return_value(name):
+        raise StagedValueError(
+            f"the {missing} branch must also have a return statement: the {other} branch of "
+            f"the `if` at {where} returns, and its condition is a tensor, so both branches "
+            "must return a tensor of the same dtype.")
+    raise StagedValueError(
+        f"'{name}' must also be initialized in the {missing} branch: the {other} branch of the "
+        f"`if` at {where} assigns it and it is used after the `if`, whose condition is a "
+        f"tensor, so both branches must give it a value. Assign '{name}' before the `if` or "
+        f"in the {missing} branch too.")
 
 
 def _copy_containers(value):
@@ -184,10 +174,6 @@ def _is_return_value(name: str) -> bool:
     return name.startswith("retval_")
 
 
-def _is_return_flag(name: str) -> bool:
-    return name.startswith("do_return")
-
-
 def _list_slot(items: list, name: str, graph) -> Deferred:
     """The true branch's result for a Python list it appended to, decided once the false
     branch has been traced: the list as it is when the false branch leaves its list the
@@ -202,15 +188,18 @@ def _list_slot(items: list, name: str, graph) -> Deferred:
 
 
 def _check_both_defined(name, t, f, where):
-    if (t is None) != (f is None):
-        side, other = ("true", "else") if t is None else ("else", "true")
-        what = ("the function returns a value only in the " + other + " branch"
-                if name == "retval_" else f"'{name}' is None in the {side} branch")
-        raise StagingError(
-            f"{what} of the `if` at {where}, whose condition is a tensor; both branches of a "
-            f"staged `if` must produce a tensor of the same dtype "
-            + ("(add a return to the other branch)." if name == "retval_"
-               else f"(give '{name}' a tensor value in the {side} branch too)."))
+    for value, side in ((t, "main"), (f, "else")):
+        if value is None and _is_return_value(name):
+            raise StagedValueError(
+                f"the {side} branch must also have a return statement: the `if` at {where} "
+                "has a tensor condition, so both of its branches must return a tensor of the "
+                "same dtype, but on the path through its " + side + " branch the function "
+                "returns None (or ends without a return).")
+        if value is None:
+            raise StagedValueError(
+                f"'{name}' is None at the end of the {side} branch of the `if` at {where}, "
+                "whose condition is a tensor; both branches of a staged `if` must produce a "
+                f"tensor of the same dtype: give '{name}' a tensor value.")
 
 
 def _placeholder_like(value):
@@ -234,34 +223,42 @@ def _placeholder_like(value):
     return nest.map_structure(zeros, value)
 
 
-def _deferred_return() -> Deferred:
-    """A return value not set on this path: staged cond/while_loop build it as zeros of the
-    type the code that sets it gives it, once that code has been traced."""
+def _deferred_value() -> Deferred:
+    """A loop variable with no value before the loop: the staged while_loop builds it as
+    zeros of the type the body gives it, once the body has been traced."""
     return Deferred(_placeholder_like)
+
+
+def _refuse_return(names) -> None:
+    if any(_is_return_value(n) for n in names):
+        raise NotImplementedError(
+            f"a return statement cannot be placed inside this TensorFlow loop (at "
+            f"{current_origin()}); this may happen if a return statement depends on a static "
+            "Python condition such as a hyperparameter. As in TensorFlow, a staged loop cannot "
+            "return: break out of it and return after the loop.")
 
 
 # -- loops ---------------------------------------------------------------------------------
 
 class _LoopState:
-    """Splits a loop's state into what the staged loop carries and what it cannot.
+    """A staged loop's state, as TensorFlow carries it.
 
-    A variable undefined before the loop is not carried: the body may assign
-    it for its own use, and after the loop it stays undefined (the loop may
-    run zero times), which ``ld`` reports if it is read. The function's return
-    value is the exception: a ``return`` in the body sets it, so it is carried
-    as a ``Deferred`` slot, which the staged while_loop types from the body's
-    value once the body has been traced (once: no second trace to learn it).
+    A variable undefined before the loop that the body assigns is carried from zeros of
+    the type the body gives it (a ``Deferred`` slot: the body is traced once); since those
+    zeros are not a value of the program, a flag records whether the loop ran, and after
+    the loop an assert fails if it did not ("loop must iterate at least once to
+    initialize"). A ``return`` inside a staged loop is refused, as in TensorFlow.
     """
 
     def __init__(self, get_state, set_state, names, kind: str):
         self.get_state, self.set_state = get_state, set_state
         self.names = tuple(names)
+        _refuse_return(self.names)
         self.init = tuple(get_state()) if get_state is not None else ()
         self.where = current_origin()
-        self.deferred = {i: _deferred_return() for i, v in enumerate(self.init)
-                         if is_undefined(v) and _is_return_value(self.names[i])}
-        self.carried = [i for i, v in enumerate(self.init)
-                        if not is_undefined(v) or i in self.deferred]
+        self.deferred = {i: _deferred_value() for i, v in enumerate(self.init)
+                         if is_undefined(v)}
+        self.carried = list(range(len(self.init)))
         self.kind = kind
         for i in self.carried:
             if i not in self.deferred:
@@ -269,15 +266,8 @@ class _LoopState:
 
     def _check_carriable(self, name, value):
         for leaf in nest.flatten(value):
-            if leaf is None and _is_return_value(name):
-                raise StagingError(
-                    f"The function returns from inside the {self.kind} loop at {self.where}, "
-                    "which is staged because its condition is a tensor, but it may also return "
-                    "None (it can end without a `return`); a staged loop must produce a tensor "
-                    "on every path: end the function with a `return` of a tensor of the same "
-                    "dtype.")
             if leaf is None:
-                raise StagingError(
+                raise StagedValueError(
                     f"'{name}' is None before the {self.kind} loop at {self.where}, and the loop "
                     f"is staged because its condition is a tensor; a loop variable must be a "
                     f"tensor: give '{name}' an initial tensor value before the loop.")
@@ -294,10 +284,12 @@ class _LoopState:
                     "tf.TensorArray instead of a Python list).") from None
 
     def carried_values(self):
-        return [self.deferred.get(i, self.init[i]) for i in self.carried]
+        values = [self.deferred.get(i, self.init[i]) for i in self.carried]
+        return values + [False] if self.deferred else values  # (+ whether the loop ran)
 
     def carried_names(self):
-        return _flat_names([self.names[i] for i in self.carried], self.carried_values())
+        names = _flat_names([self.names[i] for i in self.carried], self.carried_values())
+        return names + ["loop_ran"] if self.deferred else names
 
     def _full(self, vals, reason):
         state = list(self.init)
@@ -305,22 +297,30 @@ class _LoopState:
             if is_undefined(v):
                 state[i] = Undefined(self.names[i], reason)
         for i, v in zip(self.carried, vals):
-            if type(v) is not Deferred:  # (a return value not set yet stays undefined)
+            if type(v) is not Deferred:  # (a variable the body does not assign stays undefined)
                 state[i] = v
         return tuple(state)
 
     def set_inside(self, vals):
         if self.set_state is not None:
             self.set_state(self._full(vals, f"it has no value before the staged {self.kind} loop "
-                                            f"at {self.where}, and a staged loop only carries "
-                                            "variables defined before it"))
+                                            f"at {self.where}, and its first iteration reads "
+                                            "it before assigning it"))
 
     def get_carried(self):
         state = tuple(self.get_state()) if self.get_state is not None else ()
-        return [self.deferred[i] if i in self.deferred and is_undefined(state[i]) else state[i]
-                for i in self.carried]
+        values = [self.deferred[i] if i in self.deferred and is_undefined(state[i]) else state[i]
+                  for i in self.carried]
+        return values + [True] if self.deferred else values
 
     def set_after(self, vals):
+        vals = list(vals)
+        if self.deferred:
+            ran = vals.pop()
+            for i in self.deferred:
+                if type(vals[self.carried.index(i)]) is not Deferred:
+                    runtime.Assert(ran, [f"loop must iterate at least once to initialize "
+                                         f"{self.names[i]}"], name="Assert")
         if self.set_state is not None:
             self.set_state(self._full(vals, f"it is first assigned inside the {self.kind} loop at "
                                             f"{self.where}, which is staged and may run zero "
@@ -381,16 +381,20 @@ def _staged_while(test, body, get_state, set_state, names, opts):
 
 
 def _invariants(opts, state):
-    given = dict(opts.get("shape_invariants", ()))
+    """``set_loop_options(shape_invariants=[(var, shape), ...])`` per carried value: each
+    variable is named by its value before the loop (or by its name)."""
+    given = list(opts.get("shape_invariants", ()))
     if not given:
         return None
-    by_name = {}
-    for key, shape in given.items():
-        by_name[key if isinstance(key, str) else id(key)] = shape
     out = []
     for i in state.carried:
-        value = state.init[i]
-        out.append(by_name.get(state.names[i], by_name.get(id(value))))
+        value, found = state.init[i], None
+        for key, shape in given:
+            if key is value or (isinstance(key, str) and key == state.names[i]):
+                found = shape
+        out.append(found)
+    if state.deferred:
+        out.append(None)  # (whether the loop ran)
     return out if any(s is not None for s in out) else None
 
 
@@ -412,6 +416,7 @@ def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_nam
         check_inside_with("for", inside_with)
     if hook is not None:
         if not context.executing_eagerly():
+            _refuse_return(symbol_names)
             convert_state(get_state, set_state, symbol_names, lists)
         return hook(extra_test, body, get_state, set_state, symbol_names, opts or {})
     from autograph.operators.py_builtins import IndexedSource, TensorRange, indexed_source
@@ -470,9 +475,11 @@ def _stage_loop(state, kind, init_iterate, iterate_name, in_range, element, adva
         body(element(itr))
         return [advance(itr)] + state.get_carried()
 
+    invariants = _invariants(opts, state)
     final = runtime.while_loop(
         cond_fn, body_fn, [init_iterate] + state.carried_values(),
         maximum_iterations=opts.get("maximum_iterations"),
+        shape_invariants=None if invariants is None else [None] + invariants,
         loop_var_names=[iterate_name] + state.carried_names())
     state.set_after(final[1:])
 

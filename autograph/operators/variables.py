@@ -32,7 +32,7 @@ class Undefined:
         where = f" at {origin}" if origin is not None else ""
         if self.reason is None:
             return UndefinedVariableError(
-                f"local variable '{self.symbol_name}' is used{where} before it is assigned.")
+                f"local variable '{self.symbol_name}' is used before assignment{where}.")
         return UndefinedVariableError(
             f"'{self.symbol_name}' is used{where}, but {self.reason}, so it has no value on "
             f"every path. Assign '{self.symbol_name}' before that statement (or on every "

@@ -237,5 +237,6 @@ def _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, in
 
     final = while_loop(cond_fn, body_fn, [convert_to_tensor(True)] + [start[i] for i in carried],
                        maximum_iterations=(opts or {}).get("maximum_iterations"),
-                       loop_var_names=["more"] + [names[i] for i in carried])
+                       loop_var_names=["more"] + [names[i] for i in carried],
+                       relax_shapes=True)  # (as TensorFlow's Dataset.reduce relaxes them)
     return list(final)[1:]

@@ -311,7 +311,8 @@ def test_default_pipeline_reaches_what_rerunning_everything_reaches():
     new = optimize(graph)
     assert _listing(new) == _listing(_every_round(graph))
     assert "Tanh" not in ops(body_of(new))
-    f = tf.function(nested, optimize=False)
+    f = tf.function(nested, optimize=False,
+                    experimental_autograph_options=tf.autograph.experimental.Feature.ASSERT_STATEMENTS)
     traced = f.get_concrete_function(tf.constant(3), tf.constant(12), [None]).graph
     assert _listing(optimize(traced)) == _listing(_every_round(traced))
     program = [("while", 0, 3, [("const", 2, 0, 1.0, True), ("un", 0, 1),
