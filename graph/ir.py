@@ -133,21 +133,38 @@ class Graph:
 
     # -- naming ---------------------------------------------------------
     def unique_name(self, base: str, mark_used: bool = True) -> str:
+        """``base`` under the current name scope, made unique as TensorFlow does.
+
+        Like ``Graph.unique_name`` in TensorFlow, names are compared without
+        case (``add`` then ``Add`` gives ``Add_1``), the first free ``base_N``
+        is taken, and the original capitalization is kept.
+        """
         if self._scopes:
             base = "/".join(self._scopes) + "/" + base
-        name = base
-        count = self._name_counts.get(base, 0)
-        while name in self._used_names:
+        key = base.lower()
+        used = self._used_names
+        count = self._name_counts.get(key, 0)
+        name, name_key = base, key
+        while name_key in used:
             count += 1
-            name = f"{base}_{count}"
-        self._name_counts[base] = count
+            name, name_key = f"{base}_{count}", f"{key}_{count}"
         if mark_used:
-            self._used_names.add(name)
+            self._name_counts[key] = count
+            used.add(name_key)
         return name
+
+    def mark_name_used(self, name: str) -> None:
+        """Reserves ``name`` exactly (a restored graph's names, a scope's own node)."""
+        self._used_names.add(name.lower())
 
     @property
     def scope_prefix(self) -> str:
         return "/".join(self._scopes) + "/" if self._scopes else ""
+
+    @property
+    def name_stack(self) -> str:
+        """The current name scope without its trailing slash ("" at the top level)."""
+        return "/".join(self._scopes)
 
     def push_scope(self, scope: str) -> str:
         """Opens a unique name scope (``cond``, ``cond_1``...); returns its name."""
@@ -157,6 +174,29 @@ class Graph:
 
     def pop_scope(self) -> None:
         self._scopes.pop()
+
+    def enter_name_scope(self, name: str) -> tuple[str, list]:
+        """``tf.name_scope(name)`` on this graph: returns (scope string, what to restore).
+
+        TensorFlow's rules: an empty name resets to the top level (``""``); a
+        name ending in ``/`` is an absolute scope re-entered as it is (``"a/"``);
+        any other name opens a unique scope below the current one (``"a/"``,
+        then ``"a_1/"``), reserving its name as a node name would be.
+        """
+        old = self._scopes
+        if not name:
+            self._scopes, returned = [], ""
+        elif name[-1] == "/":
+            stack = name[:-1]
+            self._scopes, returned = ([stack] if stack else []), name
+        else:
+            stack = self.unique_name(name)
+            self._scopes, returned = [stack], stack + "/"
+        return returned, old
+
+    def exit_name_scope(self, restore: list) -> None:
+        """Restores the scope saved by ``enter_name_scope``."""
+        self._scopes = restore
 
     def new_function_name(self, base: str) -> str:
         return f"{base}_{next(_function_ids)}"
@@ -183,7 +223,7 @@ class Graph:
         except (ValueError, TypeError) as e:
             raise InvalidArgumentError(message=_with_origin(f"{op}: {e}", origin)) from None
         if exact_name:  # a name the caller reserved (a scope's own node, a restored graph)
-            self._used_names.add(name)
+            self.mark_name_used(name)
         else:
             name = self.unique_name(name or op)
         node = Node(self, name, op, inputs, control_inputs, attrs, outputs, origin)

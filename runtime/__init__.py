@@ -22,17 +22,26 @@ from runtime.ops.logging_ops import Assert, print_v2 as print  # noqa: F401
 from runtime import debugging, math, random, strings  # noqa: F401
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor  # noqa: F401
 from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, identity,  # noqa: F401
-                                   ones, ones_like, range, rank, reshape, shape, size, squeeze,
-                                   stack, stack_nested, strided_slice, tile, transpose, unstack,
-                                   zeros, zeros_like)
+                                   ones, ones_like, pad, range, rank, reshape, shape, size,
+                                   squeeze, stack, stack_nested, strided_slice, tile, transpose,
+                                   unstack, zeros, zeros_like)
 from runtime.tensor_spec import TensorSpec  # noqa: F401
 from runtime.tensor_array import TensorArray  # noqa: F401
 from runtime import data  # noqa: F401
 from runtime.variables import Variable  # noqa: F401
-from runtime import config  # noqa: F401
+from runtime import config, distribute, dtypes  # noqa: F401
+from runtime.name_scope import name_scope  # noqa: F401
 from runtime.function import ConcreteFunction, Function  # noqa: F401
 from runtime.module import Module  # noqa: F401
 from runtime.py_function import py_function  # noqa: F401
 from runtime.trace_type import types  # noqa: F401
 from runtime.gradients import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401
 from runtime import keras, optimizers  # noqa: F401
+
+newaxis = None  # ``x[:, tf.newaxis]``: inserts a dimension of size 1
+from runtime import ragged, sparse  # noqa: F401  (tf.ragged, tf.sparse)
+from runtime.ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
+from runtime.sparse import SparseTensor, SparseTensorSpec  # noqa: F401
+from runtime.tensor_spec import TypeSpec  # noqa: F401
+from runtime.composite import CompositeTensor, dispatch_api as _dispatch_api  # noqa: F401
+_dispatch_api(globals())  # tf.add, tf.reduce_sum... on RaggedTensor / SparseTensor arguments

@@ -87,7 +87,7 @@ class ConcreteFunction:
                 plan(*feeds)
                 return None
             return run_none
-        template = nest.flatten(structure)
+        template = nest.flatten(structure, expand_composites=True)
         pack = nest.pack_sequence_as
 
         def run(feeds):
@@ -95,7 +95,7 @@ class ConcreteFunction:
             it = iter(dtypes)
             flat = [None if leaf is None else EagerTensor(next(values), next(it))
                     for leaf in template]
-            return pack(structure, flat)
+            return pack(structure, flat, expand_composites=True)
         return run
 
     def __call__(self, *args, **kwargs):
@@ -192,6 +192,13 @@ class ConcreteFunction:
         if tag == tt.TENSOR:
             param = ("tensor", path, as_dtype(key[1]), TensorShape(key[2]))
             feeds.append(self._check_tensor(value, param, len(feeds)))
+            return
+        if tag == tt.COMPOSITE:  # a composite value: its spec must fit, its components feed
+            parts: list = []
+            new = tt.make_key(value, parts)
+            if not tt.is_subtype(new, key):
+                raise self._mismatch(path, key, new)
+            feeds.extend(feed_value(p) for p in parts)
             return
         new = tt.make_key(value, [])
         if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE, tt.DICT) and new[0] == tag:

@@ -10,6 +10,14 @@ State follows TensorFlow's rules: eager tensors the function closes over
 become constants at trace time, Variables are read live (their ops name the
 variable by resource id), Variables may be created on the first trace only,
 and a Function called while another graph is being built is inlined into it.
+
+Threads: a cache hit takes no lock. A miss is coordinated per Function and
+trace key (``_Flight``): concurrent first calls with the same key trace once
+(the others wait and then use that trace), different keys trace at the same
+time once the Function has traced before (its first trace, the one allowed to
+create Variables, runs alone), and a wait that would close a cycle of threads
+waiting for each other's traces (or the tracing thread calling itself) traces
+instead of waiting, so no call can deadlock.
 """
 from __future__ import annotations
 
@@ -27,6 +35,7 @@ from graph.ir import Graph
 from graph.passes import optimize as optimize_graph
 from graph.shapes import TensorShape
 from runtime import context, nest
+from runtime.composite import is_composite_tensor
 from runtime.config import FLAGS
 from runtime.errors import StagingError
 from runtime.ops.core import apply_op, convert_to_tensor
@@ -98,6 +107,56 @@ def _install_variable_hook() -> None:
     hooks = getattr(variables, "_CREATION_HOOKS", None)
     if hooks is not None and on_variable_created not in hooks:
         hooks.append(on_variable_created)
+
+
+# -- traces in progress (shared by all threads) ---------------------------------------------
+
+class _Flight:
+    """One trace being made by one thread: what other threads with a covered key wait for."""
+
+    __slots__ = ("key", "owner", "done")
+
+    def __init__(self, key, owner: int):
+        self.key = key            # the trace key (calls whose key is a subtype wait for it)
+        self.owner = owner        # threading.get_ident() of the tracing thread
+        self.done = threading.Event()
+
+
+# Which flight each waiting thread waits for: a wait that would close a cycle (thread A waits
+# for B's trace while B, inside that trace, waits for A's) traces instead. Only misses touch it.
+_waits_lock = threading.RLock()
+_waiting_for: dict = {}   # thread ident -> _Flight
+
+
+def _wait_would_deadlock(flight: _Flight, me: int) -> bool:
+    """True when ``flight``'s owner (transitively) waits for this thread. Hold ``_waits_lock``."""
+    owner = flight.owner
+    for _ in range(len(_waiting_for) + 1):
+        if owner == me:
+            return True
+        waited = _waiting_for.get(owner)
+        if waited is None or waited.done.is_set():
+            return False
+        owner = waited.owner
+    return True  # a cycle not through this thread: never formed, but do not join it
+
+
+def _wait_for(flight: _Flight, me: int) -> bool:
+    """Waits until ``flight`` lands; False (at once) when waiting could deadlock."""
+    with _waits_lock:
+        if _wait_would_deadlock(flight, me):
+            return False
+        outer = _waiting_for.get(me)  # only a __del__ run while this thread waits sets one
+        _waiting_for[me] = flight
+    try:
+        flight.done.wait()
+    finally:
+        with _waits_lock:
+            if outer is None:
+                del _waiting_for[me]
+            else:
+                _waiting_for[me] = outer
+    return True
 
 
 # -- the frequent-retracing warning -------------------------------------------------------
@@ -183,6 +242,12 @@ class Function:
         self._spec_cache: FunctionSpec | None = None
         self._cache: dict = {}        # key -> ConcreteFunction (traced keys and memoized hits)
         self._traces: list = []       # (key, ConcreteFunction) in trace order
+        # Misses only: guards _traces, _in_flight, the trace counts/log and the rebuilding of
+        # _cache (hits read _cache without it: entries are complete when they are stored).
+        # Never held while tracing; re-entrant in case a key's __eq__/__hash__ or a __del__ run
+        # by the garbage collector calls this Function while the lock is held.
+        self._lock = threading.RLock()
+        self._in_flight: list[_Flight] = []
         self._signature_concrete: ConcreteFunction | None = None
         # A flat signature of TensorSpecs: (dtype, dims) per argument, for the fast check.
         self._flat_signature = None
@@ -234,15 +299,25 @@ class Function:
         except TypeError:
             bound = None
         if bound is None:
-            method = types.MethodType(self._python_function, instance)
-            bound = Function(method, name=self._name, input_signature=self._input_signature,
-                             converter=self._converter, reduce_retracing=self._reduce_retracing,
-                             jit_compile=self._jit_compile, optimize=self._optimize)
-            bound._unbound = self
-            try:
-                self._bound[instance] = bound
-            except TypeError:
-                pass
+            with self._lock:  # threads getting the method at once share one bound Function
+                try:
+                    bound = self._bound.get(instance)
+                except TypeError:
+                    pass
+                if bound is None:
+                    bound = self._bind(instance)
+        return bound
+
+    def _bind(self, instance) -> "Function":
+        method = types.MethodType(self._python_function, instance)
+        bound = Function(method, name=self._name, input_signature=self._input_signature,
+                         converter=self._converter, reduce_retracing=self._reduce_retracing,
+                         jit_compile=self._jit_compile, optimize=self._optimize)
+        bound._unbound = self
+        try:
+            self._bound[instance] = bound
+        except TypeError:
+            pass
         return bound
 
     # -- calling ------------------------------------------------------------------------------
@@ -278,7 +353,7 @@ class Function:
             if feeds is not None:
                 return concrete._run(feeds)
         tensors = apply_input_signature(self._spec, args, kwargs, self._name, _convert_to)
-        feeds = [feed_value(t) for t in nest.flatten(list(tensors))]
+        feeds = [feed_value(t) for t in nest.flatten(list(tensors), expand_composites=True)]
         return concrete._run(feeds)
 
     def _call_inline(self, args, kwargs):
@@ -295,6 +370,39 @@ class Function:
 
     # -- finding or making a trace ------------------------------------------------------------
     def _find_or_trace(self, key, args, extra, why: str) -> "ConcreteFunction":
+        """The trace for ``key`` (an earlier one it fits, or a new one): traced once however
+        many threads ask at the same time.
+
+        A thread whose key a trace in progress covers waits for it (while the Function has not
+        traced yet, any trace in progress: the first trace, the one that may create Variables,
+        runs alone) and looks again; when that trace failed, the next thread traces. A thread
+        that would wait for itself — the same Function called again from inside its own trace
+        (under ``init_scope``) — or for a thread that waits for it, traces instead.
+        """
+        signature = why == "input_signature"
+        me = threading.get_ident()
+        while True:
+            with self._lock:
+                found = self._signature_concrete if signature else self._best_trace(key)
+                if found is not None:
+                    return found
+                blocking = self._blocking_flight(key)
+                if blocking is None or blocking.owner == me:
+                    trace_key, reason = self._plan_trace(key, why, signature)
+                    flight = None
+                    if blocking is None:
+                        flight = _Flight(trace_key, me)
+                        self._in_flight.append(flight)
+                    break
+            if not _wait_for(blocking, me):
+                with self._lock:
+                    trace_key, reason = self._plan_trace(key, why, signature)
+                flight = None
+                break
+        return self._trace(trace_key, args, extra, reason, flight, key)
+
+    def _best_trace(self, key):
+        """The most specific trace ``key`` fits (memoized in the cache), or None. Under _lock."""
         best_key, best = None, None
         for k, c in self._traces:
             if tt.call_is_subtype(key, k) and (best is None or tt.call_is_subtype(k, best_key)):
@@ -303,7 +411,24 @@ class Function:
             if len(self._cache) > 4096:
                 self._cache = {k: c for k, c in self._traces}
             self._cache[key] = best
-            return best
+        return best
+
+    def _blocking_flight(self, key):
+        """The trace in progress a call with ``key`` waits for, or None. Under _lock."""
+        flights = self._in_flight
+        if not flights:
+            return None
+        if not self._traced_before:
+            return flights[0]
+        for flight in flights:
+            if tt.call_is_subtype(key, flight.key):
+                return flight
+        return None
+
+    def _plan_trace(self, key, why: str, signature: bool):
+        """(trace key, reason) of a new trace for a call with ``key``. Under _lock."""
+        if signature:
+            return key, why
         self._forget_dead_traces()
         trace_key = key
         if self._reduce_retracing:
@@ -312,12 +437,7 @@ class Function:
                 if sup is not None:
                     trace_key = sup
                     break
-        reason = self._explain(key, why)
-        concrete = self._trace(trace_key, args, extra, reason)
-        self._traces.append((trace_key, concrete))
-        self._cache[trace_key] = concrete
-        self._cache[key] = concrete
-        return concrete
+        return trace_key, self._explain(key, why)
 
     def _forget_dead_traces(self) -> None:
         """Drops traces keyed by objects that were deleted (their key can never match again)."""
@@ -385,24 +505,45 @@ class Function:
             "again. Recursive tf.functions are not supported; rewrite the recursion as a loop "
             "(a `while` over tensors, or tf.while_loop).")
 
-    def _trace(self, key, args, extra, reason: str) -> "ConcreteFunction":
+    def _trace(self, key, args, extra, reason: str, flight: "_Flight | None" = None,
+               call_key=None) -> "ConcreteFunction":
+        """Traces ``key``, then records the trace and lands ``flight`` (also when tracing fails:
+        nothing is cached then, and the threads waiting for it look again)."""
         first = not self._traced_before
         outermost = not _active.traces
+        concrete = summary = None
         try:
             with self._tracing(key, args):
-                concrete = self._trace_once(key, args, extra, allow_variables=first)
-                if concrete._variables_created:
+                traced = self._trace_once(key, args, extra, allow_variables=first)
+                if traced._variables_created:
                     # As TensorFlow does: trace again to check that later traces create none.
-                    concrete = self._trace_once(key, args, extra, allow_variables=False)
+                    traced = self._trace_once(key, args, extra, allow_variables=False)
+            summary = traced._summary()
+            concrete = traced  # only a trace that went through to the end is recorded
         except RecursionError as e:
             if isinstance(e, FunctionRecursionError) or not outermost:
                 raise
             raise FunctionRecursionError(
                 f"{self._name} recursed too deeply while being traced ({e}). Recursive "
                 "tf.functions are not supported; rewrite the recursion as a loop.") from e
-        self._traced_before = True
-        self._trace_count += 1
-        self.trace_log.append(TraceRecord(self._calls, concrete._summary(), reason))
+        finally:
+            with self._lock:
+                try:
+                    if concrete is not None:
+                        self._traced_before = True
+                        self._trace_count += 1
+                        self.trace_log.append(TraceRecord(self._calls, summary, reason))
+                        if reason == "input_signature":
+                            self._signature_concrete = concrete
+                        else:
+                            self._traces.append((key, concrete))
+                            self._cache[key] = concrete
+                            if call_key is not None:
+                                self._cache[call_key] = concrete
+                finally:
+                    if flight is not None:
+                        self._in_flight.remove(flight)
+                        flight.done.set()
         if reason != "get_concrete_function":
             self._detector.traced(repr(self._python_function), reason)
         return concrete
@@ -453,9 +594,7 @@ class Function:
         args = tuple(signature) + defaults
         feeds: list = []
         key = tuple(tt.make_key(a, feeds) for a in args)
-        concrete = self._trace(key, args, {}, "input_signature")
-        self._signature_concrete = concrete
-        return concrete
+        return self._find_or_trace(key, args, {}, "input_signature")
 
     def get_concrete_function(self, *args, **kwargs) -> "ConcreteFunction":
         """The trace for these arguments (tensors, TensorSpecs or Python values), tracing if needed."""
@@ -542,6 +681,11 @@ class _ArgumentBuilder:
             self.placeholders.append(t)
             self.flat_inputs.append(("tensor", pname, dtype, shape))
             return t
+        if tag == tt.COMPOSITE:  # placeholders for the components, rebuilt by the spec
+            spec = key[1]
+            return spec._from_components([
+                self.build(None, (tt.TENSOR, s.dtype.name, s.shape.as_tuple()), name)
+                for s in spec._component_specs])
         if tag == tt.VARIABLE:
             self.flat_inputs.append(("variable", name, weakref.ref(value)))
             return value
@@ -563,6 +707,8 @@ class _ArgumentBuilder:
         tag = key[0]
         if tag == tt.TENSOR:
             return TensorSpec(TensorShape(key[2]), as_dtype(key[1]), name)
+        if tag == tt.COMPOSITE:
+            return key[1]
         if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE) and isinstance(value, (list, tuple)):
             parts = key[1] if tag != tt.NAMEDTUPLE else key[2]
             built = [self.signature_of(v, k, name) for v, k in zip(value, parts)]
@@ -590,7 +736,7 @@ class _Described:
 
 def _close_outputs(result, function_name: str):
     """Puts every returned tensor behind an Identity node; returns (structure, outputs)."""
-    leaves = nest.flatten(result)
+    leaves = nest.flatten(result, expand_composites=True)
     outputs, symbolic = [], []
     for leaf in leaves:
         if leaf is None:
@@ -606,6 +752,7 @@ def _close_outputs(result, function_name: str):
         out = apply_op("Identity", [t], name="Identity")
         outputs.append(out)
         symbolic.append(out)
-    structure = nest.pack_sequence_as(result, symbolic) if nest.is_nested(result) else symbolic[0] \
-        if symbolic else result
+    nested = nest.is_nested(result) or is_composite_tensor(result)
+    structure = nest.pack_sequence_as(result, symbolic, expand_composites=True) if nested \
+        else symbolic[0] if symbolic else result
     return structure, outputs

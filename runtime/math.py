@@ -8,3 +8,5 @@ from runtime.ops.math_ops import (abs, add, add_n, argmax, argmin, bitwise_and, 
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, rsqrt,
                                   sigmoid, sign, sin, sqrt, square, squared_difference, subtract,
                                   tanh, truediv)
+from runtime.composite import dispatch_api as _dispatch_api  # noqa: E402
+_dispatch_api(globals())  # tf.math.* on RaggedTensor / SparseTensor arguments

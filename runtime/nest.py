@@ -2,8 +2,15 @@
 
 Dicts flatten in sorted key order, as TensorFlow's ``tf.nest`` does, so that
 two dicts with the same keys in another order have the same structure.
+
+With ``expand_composites=True`` a composite tensor (RaggedTensor,
+SparseTensor: see ``runtime.composite``) is a structure of its
+component tensors: flattening yields them, packing rebuilds the composite
+from new ones (``_with_components``).
 """
 from __future__ import annotations
+
+from runtime.composite import component_count, is_composite_tensor
 
 
 def is_nested(value) -> bool:
@@ -17,55 +24,62 @@ def _sorted_keys(d: dict):
         return sorted(d, key=repr)
 
 
-def flatten(structure) -> list:
+def flatten(structure, expand_composites: bool = False) -> list:
     out: list = []
-    _flatten_into(structure, out)
+    _flatten_into(structure, out, expand_composites)
     return out
 
 
-def _flatten_into(s, out: list) -> None:
+def _flatten_into(s, out: list, expand: bool) -> None:
     if isinstance(s, dict):
         for k in _sorted_keys(s):
-            _flatten_into(s[k], out)
+            _flatten_into(s[k], out, expand)
     elif isinstance(s, (list, tuple)):
         for v in s:
-            _flatten_into(v, out)
+            _flatten_into(v, out, expand)
+    elif expand and is_composite_tensor(s):
+        out.extend(s._components())
     else:
         out.append(s)
 
 
-def pack_sequence_as(structure, flat):
+def pack_sequence_as(structure, flat, expand_composites: bool = False):
     flat = list(flat)
-    result, used = _pack(structure, flat, 0)
+    result, used = _pack(structure, flat, 0, expand_composites)
     if used != len(flat):
         raise ValueError(f"Structure had {used} leaves but {len(flat)} values were given")
     return result
 
 
-def _pack(s, flat, i):
+def _pack(s, flat, i, expand: bool = False):
     if isinstance(s, dict):
         items = {}
         for k in _sorted_keys(s):
-            items[k], i = _pack(s[k], flat, i)
+            items[k], i = _pack(s[k], flat, i, expand)
         return type(s)((k, items[k]) for k in s), i
     if isinstance(s, (list, tuple)):
         values = []
         for v in s:
-            packed, i = _pack(v, flat, i)
+            packed, i = _pack(v, flat, i, expand)
             values.append(packed)
         if isinstance(s, tuple) and hasattr(s, "_fields"):
             return type(s)(*values), i
         return type(s)(values), i
+    if expand and is_composite_tensor(s):
+        n = component_count(s)
+        if i + n > len(flat):
+            raise ValueError("Not enough values to pack into the structure")
+        return s._with_components(flat[i:i + n]), i + n
     if i >= len(flat):
         raise ValueError("Not enough values to pack into the structure")
     return flat[i], i + 1
 
 
-def map_structure(fn, *structures):
-    flats = [flatten(s) for s in structures]
+def map_structure(fn, *structures, expand_composites: bool = False):
+    flats = [flatten(s, expand_composites) for s in structures]
     for s in structures[1:]:
         assert_same_structure(structures[0], s)
-    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)])
+    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)], expand_composites)
 
 
 def structure_signature(s, check_types: bool = True):

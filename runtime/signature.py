@@ -14,7 +14,8 @@ import pprint
 from graph.errors import InvalidArgumentError
 from runtime import nest
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
-from runtime.tensor_spec import TensorSpec
+from runtime.composite import is_composite_tensor, type_spec_of
+from runtime.tensor_spec import TensorSpec, TypeSpec
 
 
 class InputSignatureError(ValueError, TypeError):
@@ -102,14 +103,14 @@ class FunctionSpec:
 # -- input signatures ------------------------------------------------------------------
 
 def check_input_signature(input_signature):
-    """Validates ``input_signature``: None or a (nested) sequence of TensorSpec."""
+    """Validates ``input_signature``: None or a (nested) sequence of TensorSpec / TypeSpec."""
     if input_signature is None:
         return None
     if not isinstance(input_signature, (list, tuple)):
         raise TypeError(f"input_signature must be either a tuple or a list of tf.TensorSpec "
                         f"objects, got {type(input_signature).__name__}: {input_signature!r}")
     for spec in nest.flatten(list(input_signature)):
-        if not isinstance(spec, TensorSpec):
+        if not isinstance(spec, TypeSpec):
             raise TypeError(f"input_signature must be a possibly nested sequence of "
                             f"tf.TensorSpec objects, got {spec!r}")
     return tuple(input_signature)
@@ -140,7 +141,7 @@ def apply_input_signature(spec: FunctionSpec, args: tuple, kwargs: dict, name: s
             raise _signature_error(given, signature)
     out = []
     for value, sig in zip(bound, signature):
-        if isinstance(sig, TensorSpec):
+        if isinstance(sig, TypeSpec):
             pairs = [(value, sig)]
         else:
             try:
@@ -150,7 +151,7 @@ def apply_input_signature(spec: FunctionSpec, args: tuple, kwargs: dict, name: s
             pairs = list(zip(nest.flatten(value), nest.flatten(sig)))
         leaves = []
         for leaf, leaf_spec in pairs:
-            if not isinstance(leaf, Tensor):
+            if not isinstance(leaf, Tensor) and not is_composite_tensor(leaf):
                 try:
                     leaf = convert(leaf, leaf_spec.dtype)
                 except (TypeError, ValueError):
@@ -158,7 +159,7 @@ def apply_input_signature(spec: FunctionSpec, args: tuple, kwargs: dict, name: s
             if not leaf_spec.is_compatible_with(leaf):
                 raise _signature_error(given, signature)
             leaves.append(leaf)
-        out.append(leaves[0] if isinstance(sig, TensorSpec) else nest.pack_sequence_as(value, leaves))
+        out.append(leaves[0] if isinstance(sig, TypeSpec) else nest.pack_sequence_as(value, leaves))
     if len(out) < len(signature):
         raise _signature_error(given, signature)
     return tuple(out)
@@ -175,13 +176,15 @@ class _Marker:
 
 
 def contains_spec(value) -> bool:
-    return any(isinstance(v, TensorSpec) for v in nest.flatten(value))
+    return any(isinstance(v, TypeSpec) for v in nest.flatten(value))
 
 
 def pretty_print_spec(spec) -> str:
     """One argument or result as TensorFlow prints it: ``int32 Tensor, shape=()``."""
     if isinstance(spec, TensorSpec):
         return f"{spec.dtype.name} Tensor, shape={spec.shape}"
+    if isinstance(spec, TypeSpec):
+        return repr(spec)
     if nest.is_nested(spec):
         pieces = nest.flatten(spec)
         markers = [_Marker(f"<{i + 1}>") for i in range(len(pieces))]
@@ -196,7 +199,8 @@ def output_spec(value):
     """TensorSpec of a (symbolic) output tensor; other values stay as they are."""
     if isinstance(value, (SymbolicTensor, EagerTensor)):
         return TensorSpec(value.shape, value.dtype)
-    return value
+    spec = type_spec_of(value)
+    return value if spec is None else spec
 
 
 def signature_summary(name: str, arg_names, arg_specs, kwarg_specs,

@@ -1,9 +1,18 @@
-"""``tf.TensorSpec``: the type of a tensor (dtype and a possibly partial shape).
+"""``tf.TypeSpec`` and ``tf.TensorSpec``: static types of values.
 
+``TensorSpec`` is the type of a tensor (dtype and a possibly partial shape).
 Input signatures, concrete-function signatures and dataset element specs
 describe tensors with it. A spec is a plain immutable record: two specs are
 equal (and hash alike) when dtype, shape and name are, so specs serve as
 trace-cache keys.
+
+``TypeSpec`` is the base of every spec: the type of a composite value (a
+RaggedTensor, a SparseTensor; see ``runtime.composite``) is a TypeSpec
+subclass that lists the specs of the value's component tensors and rebuilds
+the value from them. Its order (``is_subtype_of``, the common supertype) is
+derived from ``_serialize()``: shapes compare by TensorShape's order (an
+unknown dimension is a supertype of a known one), every other field by
+equality.
 """
 from __future__ import annotations
 
@@ -14,7 +23,135 @@ from graph.dtypes import DType, as_dtype
 from graph.shapes import TensorShape, as_shape
 
 
-class TensorSpec:
+class TypeSpec:
+    """The static type of a value that stands on tensors (``tf.TypeSpec``).
+
+    A subclass gives:
+
+    - ``_serialize()``: its fields as a tuple (shapes as TensorShape, dtypes as
+      DType, the rest plain hashable values); ``type(spec)(*fields)`` rebuilds it;
+    - ``_component_specs``: the TensorSpecs of the value's component tensors;
+    - ``_from_components(tensors)``: a value of this type standing on ``tensors``;
+    - ``_to_components(value)``: the component tensors of ``value``;
+    - ``value_type``: the class of its values;
+    - optionally ``_component_names`` (for placeholder and loop-variable names) and
+      ``_with_shape(shape)`` (this type with another shape: shape invariants).
+    """
+
+    __slots__ = ()
+
+    value_type = None
+    _component_names: tuple = ()
+
+    # -- what subclasses give -------------------------------------------------------
+    def _serialize(self) -> tuple:
+        raise NotImplementedError
+
+    @property
+    def _component_specs(self) -> list:
+        raise NotImplementedError
+
+    def _from_components(self, tensors):
+        raise NotImplementedError
+
+    def _to_components(self, value) -> list:
+        return list(value._components())
+
+    def _with_shape(self, shape) -> "TypeSpec":
+        raise ValueError(f"{type(self).__name__} has no shape to relax")
+
+    # -- derived --------------------------------------------------------------------
+    def component_names(self, base: str) -> list[str]:
+        """Names of the component tensors of a value called ``base``."""
+        names = self._component_names
+        n = len(self._component_specs)
+        return [f"{base}.{names[i]}" if i < len(names) else f"{base}.{i}" for i in range(n)]
+
+    def is_subtype_of(self, other) -> bool:
+        """True when every value of this type is also of type ``other``."""
+        return type(other) is type(self) and _fields_subtype(self._serialize(), other._serialize())
+
+    def most_specific_common_supertype(self, others):
+        """The most specific type that this and every one of ``others`` are subtypes of."""
+        fields = self._serialize()
+        for o in others:
+            if type(o) is not type(self):
+                return None
+            fields = _fields_supertype(fields, o._serialize())
+            if fields is None:
+                return None
+        return type(self)(*fields)
+
+    def most_specific_compatible_type(self, other):
+        sup = self.most_specific_common_supertype([other])
+        if sup is None:
+            raise ValueError(f"No TypeSpec is compatible with both {self} and {other}")
+        return sup
+
+    def is_compatible_with(self, spec_or_value) -> bool:
+        """True when a value could be of both this type and ``spec_or_value``'s."""
+        other = spec_or_value
+        if not isinstance(other, TypeSpec):
+            other = getattr(other, "_type_spec", None)
+        return type(other) is type(self) and _fields_compatible(self._serialize(),
+                                                                other._serialize())
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and self._serialize() == other._serialize()
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._serialize()))
+
+    def __repr__(self) -> str:  # TensorFlow's: the class name and the serialized fields
+        return f"{type(self).__name__}{self._serialize()!r}"
+
+
+def _fields_subtype(a, b) -> bool:
+    if isinstance(a, TensorShape):
+        return isinstance(b, TensorShape) and a.is_subtype_of(b)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_fields_subtype(x, y) for x, y in zip(a, b))
+    if isinstance(a, TypeSpec):
+        return a.is_subtype_of(b)
+    return a == b
+
+
+def _fields_compatible(a, b) -> bool:
+    if isinstance(a, TensorShape):
+        return isinstance(b, TensorShape) and a.is_compatible_with(b)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_fields_compatible(x, y) for x, y in zip(a, b))
+    if isinstance(a, TypeSpec):
+        return a.is_compatible_with(b)
+    return a == b
+
+
+_NO_SUPERTYPE = object()
+
+
+def _fields_supertype(a, b):
+    def sup(x, y):
+        if isinstance(x, TensorShape):
+            if not isinstance(y, TensorShape):
+                return _NO_SUPERTYPE
+            return x.most_specific_compatible_shape(y)
+        if isinstance(x, tuple) and isinstance(y, tuple):
+            if len(x) != len(y):
+                return _NO_SUPERTYPE
+            parts = tuple(sup(p, q) for p, q in zip(x, y))
+            return _NO_SUPERTYPE if any(p is _NO_SUPERTYPE for p in parts) else parts
+        if isinstance(x, TypeSpec):
+            s = x.most_specific_common_supertype([y])
+            return _NO_SUPERTYPE if s is None else s
+        return x if x == y else _NO_SUPERTYPE
+    out = sup(a, b)
+    return None if out is _NO_SUPERTYPE else out
+
+
+class TensorSpec(TypeSpec):
     """Describes a tensor: ``TensorSpec(shape=(None,), dtype=tf.float32, name=None)``."""
 
     __slots__ = ("_shape", "_dtype", "_name")
@@ -96,6 +233,24 @@ class TensorSpec:
     def __repr__(self) -> str:
         return f"TensorSpec(shape={self._shape}, dtype={self._dtype!r}, name={self._name!r})"
 
+    # -- as a TypeSpec: a tensor is its own single component ------------------------------
+    def _serialize(self) -> tuple:
+        return (self._shape, self._dtype, self._name)
+
+    @property
+    def _component_specs(self) -> list:
+        return [self]
+
+    def _from_components(self, tensors):
+        (t,) = tensors
+        return t
+
+    def _to_components(self, value) -> list:
+        return [value]
+
+    def _with_shape(self, shape) -> "TensorSpec":
+        return TensorSpec(shape, self._dtype, self._name)
+
     __str__ = __repr__
 
 
@@ -103,6 +258,8 @@ def _as_typed(value):
     """(dtype, shape) of a spec, tensor, variable or numpy value; None if it has none."""
     if isinstance(value, TensorSpec):
         return value.dtype, value.shape
+    if isinstance(value, TypeSpec) or isinstance(getattr(value, "_type_spec", None), TypeSpec):
+        return None  # a composite (RaggedTensor, SparseTensor) is not a tensor
     dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
     if isinstance(dtype, DType) and shape is not None:
         return dtype, as_shape(shape)

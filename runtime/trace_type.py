@@ -6,6 +6,9 @@ becomes one small tuple whose first item is a tag:
 
 * tensor (eager, numpy array, TensorSpec): ``(TENSOR, dtype name, dims)``,
   dims a tuple with None for unknown dimensions, or None for unknown rank;
+* composite value with a ``_type_spec`` (RaggedTensor, SparseTensor), or a
+  ``TypeSpec`` itself: ``(COMPOSITE, spec)`` — the spec (see runtime/composite.py);
+  its component tensors are the feeds;
 * Variable: ``(VARIABLE, WeakKey(variable))`` — its identity;
 * Python primitive: ``(LITERAL, type, value)`` — its value;
 * list / tuple / namedtuple / dict: the keys of their leaves (dict keys sorted);
@@ -27,9 +30,11 @@ from graph.dtypes import as_array, as_dtype, infer_dtype
 from graph.shapes import TensorShape
 from runtime import context
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
-from runtime.tensor_spec import TensorSpec
+from runtime.composite import type_spec_of
+from runtime.tensor_spec import TensorSpec, TypeSpec
 
 TENSOR = "tensor"
+COMPOSITE = "composite"
 VARIABLE = "variable"
 LITERAL = "literal"
 LIST = "list"
@@ -174,6 +179,14 @@ def _make_key_slow(value, feeds: list):
     if isinstance(value, Tensor):  # another Tensor kind: key by dtype and shape
         feeds.append(value)
         return (TENSOR, value.dtype.name, value.shape.as_tuple())
+    spec = type_spec_of(value)
+    if spec is not None:
+        for c in value._components():
+            feeds.append(c._value if type(c) is EagerTensor else c)
+        return (COMPOSITE, spec)
+    if isinstance(value, TypeSpec):  # (a TensorSpec is handled above)
+        feeds.extend(value._component_specs)
+        return (COMPOSITE, value)
     if is_variable(value):
         return (VARIABLE, WeakKey(value))
     tracing_type = getattr(value, "__tf_tracing_type__", None)
@@ -217,7 +230,7 @@ def is_subtype(a, b) -> bool:
     if tag == DICT:
         return ([k for k, _ in a[1]] == [k for k, _ in b[1]]
                 and all(is_subtype(x, y) for (_, x), (_, y) in zip(a[1], b[1])))
-    if tag == CUSTOM:
+    if tag in (CUSTOM, COMPOSITE):
         try:
             return bool(a[1].is_subtype_of(b[1]))
         except Exception:
@@ -252,12 +265,12 @@ def common_supertype(a, b):
             return None
         parts = [(k, common_supertype(x, y)) for (k, x), (_, y) in zip(a[1], b[1])]
         return None if any(p is None for _, p in parts) else (tag, tuple(parts))
-    if tag == CUSTOM:
+    if tag in (CUSTOM, COMPOSITE):
         try:
             sup = a[1].most_specific_common_supertype([b[1]])
         except Exception:
             return None
-        return None if sup is None else (CUSTOM, sup)
+        return None if sup is None else (tag, sup)
     return None
 
 
@@ -297,7 +310,7 @@ def describe(key) -> str:
         return f"{key[1].__name__} of {len(key[2])}"
     if tag == DICT:
         return f"dict with keys {[k for k, _ in key[1]]}"
-    if tag == CUSTOM:
+    if tag in (CUSTOM, COMPOSITE):
         return f"{key[1]!r}"
     obj = key[1].get()
     return "a deleted object" if obj is None else describe_object(obj)

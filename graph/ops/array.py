@@ -502,6 +502,152 @@ def _tile(x, multiples):
     return np.tile(x, mult) if x.ndim else x.copy()
 
 
+# -- Pad / PadV2 / MirrorPad ------------------------------------------------------------
+
+_MIRROR_MODES = {"REFLECT": 1, "SYMMETRIC": 0}  # how far a mirrored border stays from the edge
+
+
+def _paddings_infer(op: str, x, paddings_in) -> TensorShape:
+    """The padded shape: known dims grow by their constant paddings, the rest stay unknown."""
+    _check_int_input(op, paddings_in, "paddings", rank=2)
+    pshape = paddings_in.shape
+    if pshape.rank == 2 and pshape[1] is not None and pshape[1] != 2:
+        raise _error(f"{op}: paddings must be a matrix with 2 columns: {pshape}")
+    rank = x.shape.rank
+    n = pshape[0] if pshape.rank == 2 else None
+    if rank is not None and n is not None and rank != n:
+        raise _error(f"{op}: The first dimension of paddings must be the rank of inputs"
+                     f"[{n},2] {x.shape}")
+    if rank is None:
+        rank = n
+    if rank is None:
+        return TensorShape(None)
+    values = _ints(paddings_in)
+    if values is None:
+        return TensorShape([None] * rank)
+    pairs = [(values[2 * i], values[2 * i + 1]) for i in range(rank)]
+    for before, after in pairs:
+        if before < 0 or after < 0:
+            raise _error(f"{op}: Paddings must be non-negative: {before} {after}")
+    dims = _dims(x.shape) or [None] * rank
+    return TensorShape([None if d is None else d + b + a for d, (b, a) in zip(dims, pairs)])
+
+
+def _pad_pairs(op: str, x: np.ndarray, paddings) -> list[tuple[int, int]]:
+    p = np.asarray(paddings)
+    if p.ndim != 2 or p.shape[1] != 2 or p.shape[0] != x.ndim:
+        raise _error(f"{op}: The first dimension of paddings must be the rank of inputs"
+                     f"{list(p.shape)} {list(x.shape)}")
+    pairs = [(int(b), int(a)) for b, a in p]
+    for before, after in pairs:
+        if before < 0 or after < 0:
+            raise _error(f"{op}: Paddings must be non-negative: {before} {after}")
+    return pairs
+
+
+def _pad_infer(inputs, attrs):
+    expect_arity("Pad", inputs, 2)
+    x, paddings = inputs
+    return [TensorType(x.dtype, _paddings_infer("Pad", x, paddings))]
+
+
+def _pad(x, paddings):
+    x = np.asarray(x)
+    pairs = _pad_pairs("Pad", x, paddings)
+    fill = b"" if x.dtype == object else 0
+    return _array(np.pad(x, pairs, mode="constant", constant_values=fill), x.dtype)
+
+
+def _pad_v2_infer(inputs, attrs):
+    expect_arity("PadV2", inputs, 3)
+    x, paddings, value = inputs
+    same_dtype("PadV2", [x, value])
+    if value.shape.rank not in (None, 0):
+        raise _error(f"PadV2: constant_values must be a scalar. Shape of constant_values "
+                     f"was {value.shape}")
+    return [TensorType(x.dtype, _paddings_infer("PadV2", x, paddings))]
+
+
+def _pad_v2(x, paddings, constant_values):
+    x = np.asarray(x)
+    pairs = _pad_pairs("PadV2", x, paddings)
+    value = np.asarray(constant_values)
+    if value.ndim:
+        raise _error(f"PadV2: constant_values must be a scalar. Shape of constant_values was "
+                     f"{list(value.shape)}")
+    out = np.full([d + b + a for d, (b, a) in zip(x.shape, pairs)], value[()], dtype=x.dtype)
+    out[tuple(slice(b, b + d) for d, (b, _) in zip(x.shape, pairs))] = x
+    return out
+
+
+def _mirror_mode(op: str, attrs) -> str:
+    mode = attrs.get("mode")
+    if mode not in _MIRROR_MODES:
+        raise _error(f"{op}: mode must be REFLECT or SYMMETRIC, got {mode!r}")
+    return mode
+
+
+def _check_mirror(op: str, pairs, dims, mode: str) -> None:
+    offset = _MIRROR_MODES[mode]
+    for (before, after), d in zip(pairs, dims):
+        if d is not None and not (before <= d - offset and after <= d - offset):
+            raise _error(f"{op}: paddings must be less than the dimension size: {before}, "
+                         f"{after} not less than {d}")
+
+
+def _mirror_pad_infer(inputs, attrs):
+    expect_arity("MirrorPad", inputs, 2)
+    x, paddings = inputs
+    mode = _mirror_mode("MirrorPad", attrs)
+    shape = _paddings_infer("MirrorPad", x, paddings)
+    values, dims = _ints(paddings), _dims(x.shape)
+    if values is not None and dims is not None:
+        _check_mirror("MirrorPad", [(values[2 * i], values[2 * i + 1]) for i in range(len(dims))],
+                      dims, mode)
+    return [TensorType(x.dtype, shape)]
+
+
+def _mirror_pad(x, paddings, mode):
+    x = np.asarray(x)
+    pairs = _pad_pairs("MirrorPad", x, paddings)
+    _check_mirror("MirrorPad", pairs, x.shape, mode)
+    return _array(np.pad(x, pairs, mode="reflect" if mode == "REFLECT" else "symmetric"),
+                  x.dtype)
+
+
+def _mirror_pad_grad_infer(inputs, attrs):
+    """The gradient of a MirrorPad: the padded borders folded back onto the input's shape."""
+    expect_arity("MirrorPadGrad", inputs, 2)
+    g, paddings_in = inputs
+    _mirror_mode("MirrorPadGrad", attrs)
+    _check_int_input("MirrorPadGrad", paddings_in, "paddings", rank=2)
+    dims, values = _dims(g.shape), _ints(paddings_in)
+    if dims is None:
+        n = paddings_in.shape[0] if paddings_in.shape.rank == 2 else None
+        return [TensorType(g.dtype, TensorShape(None if n is None else [None] * n))]
+    if values is None:
+        return [TensorType(g.dtype, TensorShape([None] * len(dims)))]
+    return [TensorType(g.dtype, TensorShape(
+        [None if d is None else d - values[2 * i] - values[2 * i + 1]
+         for i, d in enumerate(dims)]))]
+
+
+def _mirror_pad_grad(g, paddings, mode):
+    g = np.asarray(g)
+    offset = _MIRROR_MODES[mode]
+    for axis, (before, after) in enumerate(_pad_pairs("MirrorPadGrad", g, paddings)):
+        moved = np.moveaxis(g, axis, 0)
+        n = moved.shape[0] - before - after
+        out = np.array(moved[before:before + n])
+        # left border position j mirrors input index before - j - 1 + offset, right border
+        # position k (after the input) mirrors n - 1 - k - offset
+        np.add.at(out, np.arange(before - 1 + offset, offset - 1, -1), moved[:before])
+        np.add.at(out, np.arange(n - 1 - offset, n - 1 - offset - after, -1),
+                  moved[before + n:])
+        g = np.moveaxis(out, 0, axis)
+    return np.ascontiguousarray(g)
+
+
 register_op("Reshape", _reshape_infer, _reshape)
 register_op("Transpose", _transpose_infer, _transpose)
 register_op("ConcatV2", _concat_infer, _concat)
@@ -523,3 +669,7 @@ register_op("MatrixSetDiag", _matrix_set_diag_infer, _matrix_set_diag)
 register_op("ExpandDims", _expand_dims_infer, _expand_dims)
 register_op("Squeeze", _squeeze_infer, _squeeze, kernel_attrs=("squeeze_dims",))
 register_op("Tile", _tile_infer, _tile)
+register_op("Pad", _pad_infer, _pad)
+register_op("PadV2", _pad_v2_infer, _pad_v2)
+register_op("MirrorPad", _mirror_pad_infer, _mirror_pad, kernel_attrs=("mode",))
+register_op("MirrorPadGrad", _mirror_pad_grad_infer, _mirror_pad_grad, kernel_attrs=("mode",))

@@ -140,3 +140,40 @@ def _strided_slice_grad(op, g):
     grad = apply_op("StridedSliceGrad", [shape, g] + bounds, attrs={"spec": op.attrs["spec"]},
                     name="StridedSliceGrad")
     return [grad] + [None] * len(bounds)
+
+
+@RegisterGradient("Pad")
+@RegisterGradient("PadV2")
+def _pad_grad(op, g):
+    """The gradient of a pad is the input's window of ``g``; the fill value gets none.
+
+    ``g[before:dim - after]`` per dimension: with constant paddings the
+    slice bounds are Python ints, otherwise scalars read from the paddings.
+    """
+    x, paddings = op.inputs[0], op.inputs[1]
+    rank = x.shape.rank
+    if rank is None and paddings.shape.rank == 2:
+        rank = paddings.shape[0]
+    if rank is None:
+        raise NotImplementedError(f"The gradient of tf.pad needs an input of known rank "
+                                  f"(at {current_origin()})")
+    try:
+        flat = static_ints(paddings, "paddings")
+        key = tuple(slice(flat[2 * i], -flat[2 * i + 1] or None) for i in range(rank))
+    except NotImplementedError:
+        g_shape = A.shape(g, out_type=paddings.dtype)
+        key = tuple(slice(paddings[i, 0], g_shape[i] - paddings[i, 1]) for i in range(rank))
+    x_grad = A.strided_slice(g, key)
+    return [x_grad, None] + [None] * (len(op.inputs) - 2)
+
+
+@RegisterGradient("MirrorPad")
+def _mirror_pad_grad(op, g):
+    grad = apply_op("MirrorPadGrad", [g, op.inputs[1]], attrs={"mode": op.attrs["mode"]},
+                    name="MirrorPadGrad")
+    return [grad, None]
+
+
+@RegisterGradient("MirrorPadGrad")
+def _mirror_pad_grad_grad(op, g):
+    return [A.pad(g, op.inputs[1], mode=op.attrs["mode"]), None]

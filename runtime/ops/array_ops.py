@@ -51,8 +51,11 @@ def _same_dtype_tensors(values, dtype=None) -> list[Tensor]:
                 break
     if dtype is None:
         return [convert_to_tensor(v) for v in values]
-    return [convert_to_tensor(v) if _is_tensor_like(v) else convert_to_tensor(v, dtype_hint=dtype)
-            for v in values]
+    # a list holding tensors is packed in ``dtype``, its tensors cast (TensorFlow's
+    # auto-packing under a required dtype); other Python values only take it as a hint
+    return [convert_to_tensor(v) if _is_tensor_like(v) else
+            stack_nested(v, dtype) if isinstance(v, (list, tuple)) and _contains_tensor(v) else
+            convert_to_tensor(v, dtype_hint=dtype) for v in values]
 
 
 # -- reshaping -----------------------------------------------------------------------
@@ -147,11 +150,17 @@ def unstack(value, num: int | None = None, axis: int = 0, name: str = "unstack")
 def stack_nested(value, dtype=None) -> Tensor:
     """Packs a nested list holding tensors into one tensor (``tf.constant([x, 1])``).
 
-    Python values take the dtype of the first tensor found (depth first), as
-    TensorFlow's auto-packing does; a tensor of another dtype is an error.
+    As TensorFlow's auto-packing: without ``dtype``, Python values take the
+    dtype of the first tensor found (depth first) and a tensor of another
+    dtype is an error; a ``dtype`` other than that first tensor's casts every
+    tensor in the list to it (``tf.concat([v_int32, [i_int64]], 0)`` packs
+    ``[i]`` as int32).
     """
-    dtype = as_dtype(dtype) if dtype is not None else _first_dtype(value)
-    return _pack_nested(value, dtype)
+    inferred = _first_dtype(value)
+    if dtype is None:
+        return _pack_nested(value, inferred, cast=False)
+    dtype = as_dtype(dtype)
+    return _pack_nested(value, dtype, cast=inferred is not None and inferred != dtype)
 
 
 def _first_dtype(value) -> DType | None:
@@ -170,17 +179,53 @@ def _contains_tensor(value) -> bool:
     return _is_tensor_like(value)
 
 
-def _pack_nested(value, dtype: DType | None) -> Tensor:
+def _pack_nested(value, dtype: DType | None, cast: bool) -> Tensor:
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        elements = [_pack_nested(v, dtype) for v in value]
+        elements = [_pack_nested(v, dtype, cast) for v in value]
         return apply_op("Pack", elements, attrs={"axis": 0}, name="packed")
     if _is_tensor_like(value):
         t = convert_to_tensor(value)
         if dtype is not None and t.dtype != dtype:
+            if cast:
+                return _cast(t, dtype)
             raise TypeError(f"Cannot convert a list containing a tensor of dtype {t.dtype.name} "
                             f"to {dtype.name} (Tensor is: {t!r})")
         return t
     return convert_to_tensor(value, dtype=dtype)
+
+
+# -- padding ---------------------------------------------------------------------------------
+
+def pad(tensor, paddings, mode: str = "CONSTANT", constant_values=0, name: str | None = None):
+    """``tf.pad``: ``paddings[i] = [before, after]`` values added around dimension ``i``.
+
+    As in TensorFlow: ``CONSTANT`` with a Python zero is a ``Pad`` node, with
+    another value a ``PadV2`` (the value converted to the tensor's dtype);
+    ``REFLECT`` and ``SYMMETRIC`` are a ``MirrorPad``. The mode is not case
+    sensitive. Known dimensions grow by constant paddings; the rest stay unknown.
+    """
+    mode = mode.upper() if isinstance(mode, str) else mode
+    if mode == "CONSTANT":
+        zero = not _is_tensor_like(constant_values) and np.ndim(constant_values) == 0 and \
+            not isinstance(constant_values, (str, bytes)) and constant_values == 0
+        op = "Pad" if zero else "PadV2"
+    elif mode in ("REFLECT", "SYMMETRIC"):
+        op = "MirrorPad"
+    else:
+        raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", '
+                         f'or "SYMMETRIC". Received `mode` = {mode}')
+    op_name = name or op
+    x = convert_to_tensor(tensor) if _is_tensor_like(tensor) else \
+        convert_to_tensor(tensor, name=_const_name(op_name, "input"))
+    inputs = [x, _int_tensor(paddings, op_name, "paddings")]
+    if op == "PadV2":
+        if _is_tensor_like(constant_values):
+            inputs.append(convert_to_tensor(constant_values, dtype=x.dtype))
+        else:
+            inputs.append(convert_to_tensor(constant_values, dtype=x.dtype,
+                                            name=_const_name(op_name, "constant_values")))
+    return apply_op(op, inputs, attrs={"mode": mode} if op == "MirrorPad" else None,
+                    name=op_name)
 
 
 # -- gathering -----------------------------------------------------------------------------

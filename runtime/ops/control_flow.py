@@ -18,7 +18,8 @@ from graph.ir import Graph, Output, TensorType
 from graph.registry import get_op
 from graph.shapes import TensorShape, as_shape
 from runtime import context, nest
-from runtime.composite import flatten_components, is_composite, rebuild_components
+from runtime.composite import (component_names, component_shapes, flatten_components,
+                               is_composite, rebuild_components, spec_component_shapes)
 from runtime.errors import StructureMismatchError
 from runtime.ops.core import apply_op, as_graph_input, convert_to_tensor
 from runtime.origin import current_origin
@@ -176,6 +177,8 @@ def cond(pred, true_fn: Callable | None = None, false_fn: Callable | None = None
         graph.pop_scope()
     then_t, else_t = branches
     _fill_deferred_results(then_t, else_t)
+    result, counts = then_t.structure
+    output_names = component_names(nest.flatten(result), counts, output_names)
     output_types = _merge_branch_outputs(then_t, else_t, output_names)
     captured = _finish_inputs([then_t.graph, else_t.graph], leading=0)
     for t in branches:
@@ -245,14 +248,20 @@ def _merge_branch_outputs(then_t: _Trace, else_t: _Trace, names) -> list[TensorT
 def while_loop(cond: Callable, body: Callable, loop_vars, shape_invariants=None,
                parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
                maximum_iterations=None, name: str | None = None, *,
-               loop_var_names: Sequence[str] | None = None):
-    """``tf.while_loop``: repeats ``body`` while ``cond`` holds, staged when in a graph."""
+               loop_var_names: Sequence[str] | None = None, relax_shapes: bool = False):
+    """``tf.while_loop``: repeats ``body`` while ``cond`` holds, staged when in a graph.
+
+    A loop variable whose shape changes in the body needs a shape invariant, as in
+    TensorFlow (ValueError otherwise); ``relax_shapes`` (not TensorFlow's: what its
+    ``Dataset.reduce`` does for the loops AutoGraph stages over datasets) instead
+    relaxes the changing dimensions and traces the body again.
+    """
     as_args = (lambda v: tuple(v)) if isinstance(loop_vars, (list, tuple)) else (lambda v: (v,))
     graph = context.current_graph()
     if graph is None:
         return _eager_while(cond, body, loop_vars, as_args, maximum_iterations)
     return _staged_while(graph, cond, body, loop_vars, as_args, shape_invariants,
-                         maximum_iterations, name or "while", loop_var_names)
+                         maximum_iterations, name or "while", loop_var_names, relax_shapes)
 
 
 def _eager_while(cond, body, loop_vars, as_args, maximum_iterations):
@@ -269,17 +278,23 @@ def _eager_while(cond, body, loop_vars, as_args, maximum_iterations):
 
 
 def _staged_while(graph, cond, body, loop_vars, as_args, shape_invariants, maximum_iterations,
-                  name, names):
+                  name, names, relax_shapes=False):
     leaves = nest.flatten(loop_vars)
     flat, counts = flatten_components(leaves)
+    names = component_names(leaves, counts, names)
     tensors = [v if type(v) is Deferred else convert_to_tensor(v) for v in flat]
     n_user = len(tensors)
     if maximum_iterations is not None:
         tensors.append(convert_to_tensor(maximum_iterations, dtype_hint="int32"))
         tensors.append(convert_to_tensor(0, dtype=tensors[-1].dtype))
     invariants = _shape_invariants(shape_invariants, loop_vars, counts, n_user)
-    types = [t if type(t) is Deferred else TensorType(t.dtype, inv if inv is not None else t.shape)
-             for t, inv in zip(tensors, invariants + [None] * (len(tensors) - n_user))]
+    # (a composite's components start from its type's component shapes: a RaggedTensor's flat
+    # values may change length in the body, as in TensorFlow, its row count may not)
+    padding = [None] * (len(tensors) - n_user)
+    start = [inv if inv is not None else spec_shape for inv, spec_shape in
+             zip(invariants, spec_component_shapes(leaves, counts))] + padding
+    types = [t if type(t) is Deferred else TensorType(t.dtype, s if s is not None else t.shape)
+             for t, s in zip(tensors, start)]
     arg_names = [_placeholder_name(names, i) for i in range(len(tensors))]
     last_result = [None]
 
@@ -317,7 +332,7 @@ def _staged_while(graph, cond, body, loop_vars, as_args, shape_invariants, maxim
             if deferred:  # the body's outputs of the other variables, where they stand
                 outputs = [outputs[k] for k in _body_positions(loop_vars, last_result[0],
                                                                len(types))]
-            relaxed = _relax(types, outputs, names, invariants)
+            relaxed = _relax(types, outputs, names, invariants, relax_shapes)
             if relaxed is not None:
                 types = relaxed  # (deferred variables stay deferred: typed by the last trace)
                 continue
@@ -455,12 +470,47 @@ def _placeholder_name(names, i: int) -> str:
 
 
 def _shape_invariants(shape_invariants, loop_vars, counts, n_user) -> list:
+    """One shape (or None) per flat loop tensor. The invariant of a composite loop
+    variable (a SparseTensor) is a shape of the value, turned into its components' shapes."""
     if shape_invariants is None:
         return [None] * n_user
-    flat = nest.flatten(shape_invariants) if nest.is_nested(loop_vars) else [shape_invariants]
-    if any(c is not None for c in counts) or len(flat) != n_user:
+    leaves = nest.flatten(loop_vars)
+    per_leaf = _align_invariants(shape_invariants, loop_vars)
+    if per_leaf is None or len(per_leaf) != len(leaves):
         raise ValueError("shape_invariants must have the same structure as loop_vars")
-    return [None if s is None else as_shape(s) for s in flat]
+    out = []
+    for leaf, count, inv in zip(leaves, counts, per_leaf):
+        if count is None:
+            out.append(None if inv is None else as_shape(inv))
+        elif inv is None:
+            out.extend([None] * count)
+        else:
+            out.extend(component_shapes(leaf, as_shape(inv)))
+    if len(out) != n_user:
+        raise ValueError("shape_invariants must have the same structure as loop_vars")
+    return out
+
+
+def _align_invariants(invariants, loop_vars):
+    """The invariants per leaf of ``loop_vars`` (None for a whole nested variable means
+    None for each of its leaves); None when the structures differ."""
+    if not nest.is_nested(loop_vars):
+        return [invariants]
+    n = len(nest.flatten(loop_vars))
+    if invariants is None:
+        return [None] * n
+    if isinstance(loop_vars, dict):
+        if not isinstance(invariants, dict) or set(invariants) != set(loop_vars):
+            return None
+        keys = nest._sorted_keys(loop_vars)
+        parts = [_align_invariants(invariants[k], loop_vars[k]) for k in keys]
+    else:
+        if not isinstance(invariants, (list, tuple)) or len(invariants) != len(loop_vars):
+            return None
+        parts = [_align_invariants(i, v) for i, v in zip(invariants, loop_vars)]
+    if any(p is None for p in parts):
+        return None
+    return [x for p in parts for x in p]
 
 
 def _check_body_structure(loop_vars, result, names) -> None:
@@ -471,19 +521,32 @@ def _check_body_structure(loop_vars, result, names) -> None:
             f"The loop body must return the same structure as the loop variables at "
             f"{current_origin()}.\n  loop variables: {loop_vars!r}\n  body returned:  {result!r}"
         ) from None
+    for i, (var, value) in enumerate(zip(nest.flatten(loop_vars), nest.flatten(result))):
+        if type(var) is Deferred or type(value) is Deferred:
+            continue
+        if is_composite(var) or is_composite(value):
+            same = type(var) is type(value) and \
+                len(var._components()) == len(value._components())
+            if not same:
+                raise StructureMismatchError(
+                    f"Loop variable {i} is a {type(var).__name__} before the loop but the body "
+                    f"returns a {type(value).__name__} for it (of another kind or structure) at "
+                    f"{current_origin()}; a loop variable must keep its type.\n"
+                    f"  before: {var!r}\n  after:  {value!r}")
 
 
-def _relax(types, outputs, names, invariants):
-    """New loop types when a body output does not fit its input type, else None."""
+def _relax(types, outputs, names, invariants, relax_shapes=False):
+    """New loop types when a body output does not fit its input type and ``relax_shapes``,
+    else None (a ValueError without a fitting shape invariant)."""
     changed = False
     new = list(types)
     for i, (t, out) in enumerate(zip(types, outputs)):
         if type(t) is Deferred:
             continue  # not carried: the body returned no value for it
-        label = _name_of(names, i, f"loop variable {i}")
+        label = f"'{names[i]}'" if names and i < len(names) else f"loop variable {i}"
         if out.dtype != t.dtype:
             raise StructureMismatchError(
-                f"{label} has dtype {t.dtype.name} before the loop but dtype {out.dtype.name} "
+                f"{label} has dtype {t.dtype.name} before the loop, but dtype {out.dtype.name} "
                 f"after one iteration, at {out.op.origin or current_origin()}. A loop variable "
                 "must keep its dtype: cast the new value with tf.cast, or give it the final "
                 "dtype before the loop.")
@@ -492,6 +555,14 @@ def _relax(types, outputs, names, invariants):
                 raise ValueError(
                     f"{label} has shape {out.shape} after one iteration, which does not fit its "
                     f"shape invariant {t.shape}. Loosen the invariant (use None dimensions).")
-            new[i] = TensorType(t.dtype, t.shape.most_specific_compatible_shape(out.shape))
-            changed = True
+            if relax_shapes:
+                new[i] = TensorType(t.dtype, t.shape.most_specific_compatible_shape(out.shape))
+                changed = True
+                continue
+            raise ValueError(  # (TensorFlow's rule: no silent relaxation)
+                f"{label} has shape {t.shape} before the loop, but shape {out.shape} after one "
+                f"iteration, at {out.op.origin or current_origin()}. Use "
+                "tf.autograph.experimental.set_loop_options to set shape invariants (or the "
+                "shape_invariants argument of tf.while_loop), e.g. None for the dimensions that "
+                "change.")
     return new if changed else None

@@ -154,7 +154,14 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, dtype_hint=Non
         return convert_to_tensor(result, dtype=dtype, name=name)
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor")
                                                 for v in _leaves(value)):
+        # TensorFlow's auto-packing: a required dtype casts the tensors in the list to
+        # it, a hinted one too when the packing succeeds; without either they must agree
         from runtime.ops.array_ops import stack_nested
+        if dtype is None and dtype_hint is not None:
+            try:
+                return stack_nested(value, dtype=dtype_hint)
+            except (TypeError, ValueError):
+                pass
         return stack_nested(value, dtype=dtype)
     if dtype is None and dtype_hint is not None:
         try:

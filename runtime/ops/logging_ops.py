@@ -4,7 +4,8 @@ tf.print builds a template from its arguments the way TensorFlow does:
 Python strings are inlined as they are, other Python values through
 ``pprint.pformat``, and every tensor (also inside lists and dicts) becomes a
 placeholder of one ``StringFormat`` node, whose string a ``PrintV2`` node
-prints. Eagerly both run at once; in a graph they run each time the graph
+prints. A composite value (RaggedTensor, SparseTensor) gives its own template
+and tensors (``_print_format``, see runtime/composite.py). Eagerly both run at once; in a graph they run each time the graph
 runs. The stream is resolved when the print runs, so ``sys.stderr``
 redirected later is honoured.
 """
@@ -62,16 +63,24 @@ def print_v2(*inputs, output_stream=None, summarize: int | None = 3, sep: str = 
             and convert_to_tensor(inputs[0]).shape.rank == 0):
         formatted = convert_to_tensor(inputs[0])
     else:
-        tensor_free = nest.map_structure(lambda v: "" if tensor_like(v) else v, list(inputs))
-        placeholder = _placeholder_for(" ".join(pprint.pformat(v) for v in tensor_free)
-                                       + " ".join(str(v) for v in inputs if isinstance(v, str)))
-        templates, tensors = [], []
+        tensor_free = nest.map_structure(
+            lambda v: "" if tensor_like(v) or hasattr(v, "_print_format") else v, list(inputs))
+        text = (" ".join(pprint.pformat(v) for v in tensor_free)
+                + " ".join(str(v) for v in inputs if isinstance(v, str)))
+        placeholder = _placeholder_for(text)
+        verbatim = _placeholder_for(text + placeholder)  # where a string is inserted as it is
+        templates, tensors, inserted = [], [], []
         for value in inputs:
             leaves = []
             for leaf in nest.flatten(value):
                 if tensor_like(leaf):
                     tensors.append(convert_to_tensor(leaf))
                     leaves.append(placeholder)
+                elif hasattr(leaf, "_print_format"):  # a composite: its template, its tensors
+                    piece, parts, as_is = leaf._print_format(summarize)
+                    (inserted if as_is else tensors).extend(convert_to_tensor(p) for p in parts)
+                    slot = verbatim if as_is else placeholder
+                    leaves.append(_Verbatim(piece.replace("{}", slot)))
                 else:
                     leaves.append(leaf)
             if isinstance(value, str):
@@ -79,11 +88,38 @@ def print_v2(*inputs, output_stream=None, summarize: int | None = 3, sep: str = 
             else:
                 templates.append(pprint.pformat(nest.pack_sequence_as(value, leaves)))
         template = sep.join(templates).replace(repr(placeholder), placeholder)
-        formatted = apply_op("StringFormat", tensors,
-                             {"template": template, "placeholder": placeholder,
-                              "summarize": summarize}, name="StringFormat")
+        formatted = _format(template, placeholder, tensors, summarize, verbatim, inserted)
     apply_op("PrintV2", [formatted], {"output_stream": stream, "end": end},
              name=name or "PrintV2")
+
+
+def _format(template: str, placeholder: str, tensors: list, summarize: int, verbatim: str,
+            inserted: list):
+    """One StringFormat of ``template``; where ``verbatim`` marks a slot, the next string of
+    ``inserted`` is joined in as it is (not quoted as StringFormat shows strings)."""
+    segments = template.split(verbatim) if inserted else [template]
+    pieces, used = [], 0
+    for i, segment in enumerate(segments):
+        n = segment.count(placeholder)
+        pieces.append(apply_op("StringFormat", tensors[used:used + n],
+                               {"template": segment, "placeholder": placeholder,
+                                "summarize": summarize}, name="StringFormat"))
+        used += n
+        if i < len(inserted):
+            pieces.append(inserted[i])
+    if len(pieces) == 1:
+        return pieces[0]
+    return apply_op("StringJoin", pieces, {"separator": ""}, name="StringJoin")
+
+
+class _Verbatim:
+    """A piece of template that pprint shows as it is (no quotes)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 # -- Assert -----------------------------------------------------------------------

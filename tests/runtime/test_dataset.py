@@ -298,6 +298,7 @@ def _staged_versions():
     return _STAGED
 
 
+@pytest.mark.filterwarnings("ignore:.*retrac")  # a new tf.function per case
 @pytest.mark.parametrize("n", [0, 5, 9, 12, 40])
 def test_function_loop_over_dataset_with_break_continue_return(n):
     # break and continue are staged; a return inside a staged loop is refused, as in TensorFlow

@@ -1,0 +1,372 @@
+"""Ragged ops: the kernels behind ``tf.RaggedTensor`` that plain array ops cannot express.
+
+A ragged tensor is ``flat_values`` plus one ``row_splits`` vector per ragged
+dimension (runtime/ragged/). Selecting rows is StridedSlice arithmetic on the
+splits; these ops do the rest:
+
+- ``RaggedRowSplitsFromLengths(row_lengths)``: ``[0, cumsum(row_lengths)]``;
+- ``RaggedRowSplitsFromRowIds(value_rowids, nrows)``: splits of sorted row ids (``nrows``
+  negative: one past the last id);
+- ``RaggedSplitsToRowIds(row_splits)``: the row of each value;
+- ``RaggedToDense(flat_values, default_value, *nested_splits)``: padded dense tensor,
+  attr ``shape`` (the requested shape, None entries for the bounding size);
+- ``RaggedFromDense(tensor[, lengths | padding])``: ``(flat_values, *nested_splits)``,
+  attrs ``ragged_rank`` and ``mode`` ("uniform", "lengths", "padding");
+- ``RaggedReduce(data, row_splits)``: reduces each row (``axis`` "rows") or each
+  column position across rows (``axis`` "columns"), attr ``reducer``
+  (sum, prod, max, min, mean);
+- ``RaggedTensorToString(flat_values, *nested_splits)``: the scalar string ``tf.print``
+  shows (``[[1, 2], [3]]``), attr ``summarize``.
+
+Splits are int64 or int32 (the dtype of their input); kernels return arrays of
+exactly the inferred dtypes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from graph import dtypes
+from graph.errors import InvalidArgumentError
+from graph.ir import TensorType
+from graph.ops.array import _check_int_input, _ints
+from graph.registry import register_op
+from graph.shapes import TensorShape, as_shape
+
+
+def _error(message: str) -> InvalidArgumentError:
+    return InvalidArgumentError(message=message)
+
+
+def _dim0(inp):
+    return None if inp.shape.rank is None else inp.shape.as_tuple()[0]
+
+
+def _plus(d, k):
+    return None if d is None else d + k
+
+
+def _check_splits(op: str, splits: np.ndarray, n_values: int | None = None) -> None:
+    if splits.ndim != 1 or splits.size == 0 or splits[0] != 0:
+        raise _error(f"{op}: row_splits must be a non-empty vector starting with 0, got {splits}")
+    if np.any(np.diff(splits) < 0):
+        raise _error(f"{op}: row_splits must be sorted in ascending order, got {splits}")
+    if n_values is not None and splits[-1] != n_values:
+        raise _error(f"{op}: the last row split ({splits[-1]}) must equal the number of values "
+                     f"({n_values})")
+
+
+# -- splits from lengths / row ids ----------------------------------------------------------
+
+def _from_lengths_infer(inputs, attrs):
+    if len(inputs) != 1:
+        raise _error(f"RaggedRowSplitsFromLengths takes 1 input, got {len(inputs)}")
+    (lengths,) = inputs
+    _check_int_input("RaggedRowSplitsFromLengths", lengths, "row_lengths", rank=1)
+    return [TensorType(lengths.dtype, TensorShape([_plus(_dim0(lengths), 1)]))]
+
+
+def _from_lengths(row_lengths):
+    lengths = np.asarray(row_lengths)
+    if np.any(lengths < 0):
+        raise _error(f"RaggedRowSplitsFromLengths: row_lengths must be non-negative, got "
+                     f"{lengths}")
+    out = np.zeros(lengths.shape[0] + 1, dtype=lengths.dtype)
+    np.cumsum(lengths, out=out[1:])
+    return out
+
+
+register_op("RaggedRowSplitsFromLengths", _from_lengths_infer, _from_lengths)
+
+
+def _from_rowids_infer(inputs, attrs):
+    if len(inputs) != 2:
+        raise _error(f"RaggedRowSplitsFromRowIds takes 2 inputs, got {len(inputs)}")
+    rowids, nrows = inputs
+    _check_int_input("RaggedRowSplitsFromRowIds", rowids, "value_rowids", rank=1)
+    _check_int_input("RaggedRowSplitsFromRowIds", nrows, "nrows", rank=0)
+    n = _ints(nrows)
+    return [TensorType(rowids.dtype, TensorShape([n[0] + 1 if n and n[0] >= 0 else None]))]
+
+
+def _from_rowids(value_rowids, nrows):
+    ids = np.asarray(value_rowids)
+    n = int(nrows)
+    if n < 0:
+        n = int(ids[-1]) + 1 if ids.size else 0
+    if ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0):
+        raise _error(f"RaggedRowSplitsFromRowIds: value_rowids must be sorted and non-negative, "
+                     f"got {ids}")
+    if ids.size and ids[-1] >= n:
+        raise _error(f"RaggedRowSplitsFromRowIds: value_rowids ({ids[-1]}) must be less than "
+                     f"nrows ({n})")
+    counts = np.bincount(ids.astype(np.int64), minlength=n) if ids.size else np.zeros(n, np.int64)
+    out = np.zeros(n + 1, dtype=ids.dtype)
+    np.cumsum(counts, out=out[1:])
+    return out
+
+
+register_op("RaggedRowSplitsFromRowIds", _from_rowids_infer, _from_rowids)
+
+
+def _to_rowids_infer(inputs, attrs):
+    if len(inputs) != 1:
+        raise _error(f"RaggedSplitsToRowIds takes 1 input, got {len(inputs)}")
+    _check_int_input("RaggedSplitsToRowIds", inputs[0], "row_splits", rank=1)
+    return [TensorType(inputs[0].dtype, TensorShape([None]))]
+
+
+def _to_rowids(row_splits):
+    splits = np.asarray(row_splits)
+    return np.repeat(np.arange(len(splits) - 1, dtype=splits.dtype), np.diff(splits))
+
+
+register_op("RaggedSplitsToRowIds", _to_rowids_infer, _to_rowids)
+
+
+# -- to a dense tensor ------------------------------------------------------------------------
+
+def _to_dense_infer(inputs, attrs):
+    if len(inputs) < 3:
+        raise _error(f"RaggedToDense takes flat_values, default_value and row splits, got "
+                     f"{len(inputs)} inputs")
+    values, default, splits = inputs[0], inputs[1], inputs[2:]
+    if default.dtype != values.dtype:
+        raise _error(f"RaggedToDense: default_value must be {values.dtype.name}, got "
+                     f"{default.dtype.name}")
+    for s in splits:
+        _check_int_input("RaggedToDense", s, "row_splits", rank=1)
+    inner = None if values.shape.rank is None else list(values.shape.as_tuple()[1:])
+    dims = [_plus(_dim0(splits[0]), -1)] + [None] * (len(splits) - 1)
+    shape = TensorShape(None if inner is None else dims + [None] + inner)
+    requested = as_shape(attrs.get("shape"))
+    if requested.rank is not None and shape.rank is not None:
+        if requested.rank != shape.rank:
+            raise _error(f"RaggedToDense: shape {requested} must have rank {shape.rank}")
+        shape = TensorShape([r if r is not None else s for r, s in
+                             zip(requested.as_tuple(), shape.as_tuple())])
+    return [TensorType(values.dtype, shape)]
+
+
+def _bounding(values: np.ndarray, splits: list) -> list[int]:
+    """The bounding shape: nrows, then the longest row of each ragged dimension."""
+    dims = [len(splits[0]) - 1]
+    for s in splits:
+        lengths = np.diff(s)
+        dims.append(int(lengths.max()) if lengths.size else 0)
+    return dims + list(values.shape[1:])
+
+
+def _to_dense(values, default_value, *splits, shape=None):
+    values = np.asarray(values)
+    splits = [np.asarray(s) for s in splits]
+    bounding = _bounding(values, splits)
+    requested = as_shape(shape)
+    target = list(bounding)
+    if requested.rank is not None:
+        target = [b if r is None else int(r) for r, b in zip(requested.as_tuple(), bounding)]
+    k = len(splits)
+    out = np.empty(target, dtype=values.dtype)
+    out[...] = np.asarray(default_value, dtype=values.dtype)
+    inner_target = tuple(target[k + 1:])
+    inner_values = tuple(values.shape[1:])
+    inner = tuple(slice(0, min(a, b)) for a, b in zip(inner_target, inner_values))
+
+    def fill(level: int, lo: int, hi: int, index: tuple) -> None:
+        # rows lo..hi of ragged level ``level`` go to out[index + (j,)] for j < the target size
+        if level == k:
+            n = min(hi - lo, target[k])
+            if n > 0:
+                out[index + (slice(0, n),) + inner] = values[(slice(lo, lo + n),) + inner]
+            return
+        s = splits[level]
+        for j, row in enumerate(range(lo, hi)):
+            if j >= target[level]:
+                break
+            fill(level + 1, int(s[row]), int(s[row + 1]), index + (j,))
+
+    fill(0, 0, len(splits[0]) - 1, ())
+    return out
+
+
+register_op("RaggedToDense", _to_dense_infer, _to_dense, kernel_attrs=("shape",))
+
+
+# -- from a dense tensor ------------------------------------------------------------------------
+
+def _from_dense_infer(inputs, attrs):
+    k = int(attrs["ragged_rank"])
+    mode = attrs.get("mode", "uniform")
+    tensor = inputs[0]
+    if len(inputs) != (1 if mode == "uniform" else 2):
+        raise _error(f"RaggedFromDense ({mode}) got {len(inputs)} inputs")
+    splits_dtype = attrs.get("splits_dtype", dtypes.int64)
+    if tensor.shape.rank is not None and tensor.shape.rank <= k:
+        raise _error(f"RaggedFromDense: ragged_rank {k} needs a tensor of rank > {k}, got shape "
+                     f"{tensor.shape}")
+    if mode == "lengths":
+        _check_int_input("RaggedFromDense", inputs[1], "lengths", rank=1)
+    if tensor.shape.rank is None:
+        values_shape = TensorShape(None)
+        splits_types = [TensorType(splits_dtype, TensorShape([None])) for _ in range(k)]
+        return [TensorType(tensor.dtype, values_shape)] + splits_types
+    dims = list(tensor.shape.as_tuple())
+    n = dims[0]  # rows at the level being split: d0, then d0*d1...
+    splits_types = []
+    for j in range(k):
+        splits_types.append(TensorType(splits_dtype, TensorShape([_plus(n, 1)])))
+        n = None if n is None or dims[j + 1] is None else n * dims[j + 1]
+    total = n if mode == "uniform" else None
+    return [TensorType(tensor.dtype, TensorShape([total] + dims[k + 1:]))] + splits_types
+
+
+def _from_dense(tensor, extra=None, ragged_rank=1, mode="uniform", splits_dtype=dtypes.int64):
+    tensor = np.asarray(tensor)
+    k = int(ragged_rank)
+    sdt = splits_dtype.numpy_dtype
+    dims = tensor.shape
+    splits = []
+    n = dims[0]  # rows at the level being split: d0, then d0*d1...
+    for j in range(k):
+        step = dims[j + 1]
+        splits.append(np.arange(0, n * step + 1, step, dtype=sdt) if step else
+                      np.zeros(n + 1, dtype=sdt))
+        n *= step
+    n = int(np.prod(dims[:k], dtype=np.int64))  # the innermost ragged rows
+    rows = tensor.reshape((n, dims[k]) + dims[k + 1:])
+    if mode == "uniform":
+        return (rows.reshape((n * dims[k],) + dims[k + 1:]), *splits)
+    if mode == "lengths":
+        lengths = np.asarray(extra).astype(np.int64)
+        if lengths.shape != (n,):
+            raise _error(f"RaggedFromDense: lengths must have {n} entries, got {lengths.shape}")
+        if np.any(lengths < 0) or np.any(lengths > dims[k]):
+            raise _error(f"RaggedFromDense: lengths must be in [0, {dims[k]}], got {lengths}")
+    else:  # padding: drop each row's suffix made only of padding
+        pad = np.asarray(extra, dtype=tensor.dtype)
+        is_pad = rows == pad
+        if is_pad.ndim > 2:
+            is_pad = is_pad.reshape(n, dims[k], -1).all(axis=2)
+        keep = ~is_pad
+        has = keep.any(axis=1)
+        last = dims[k] - 1 - np.argmax(keep[:, ::-1], axis=1)
+        lengths = np.where(has, last + 1, 0).astype(np.int64)
+    inner = np.zeros(n + 1, dtype=sdt)
+    np.cumsum(lengths, out=inner[1:])
+    mask = np.arange(dims[k])[None, :] < lengths[:, None]
+    values = rows[mask]
+    return (values, *splits[:-1], inner)
+
+
+register_op("RaggedFromDense", _from_dense_infer, _from_dense,
+            kernel_attrs=("ragged_rank", "mode", "splits_dtype"))
+
+
+# -- reductions ------------------------------------------------------------------------------------
+
+_REDUCERS = ("sum", "prod", "max", "min", "mean")
+
+
+def _reduce_infer(inputs, attrs):
+    if len(inputs) != 2:
+        raise _error(f"RaggedReduce takes 2 inputs, got {len(inputs)}")
+    data, splits = inputs
+    reducer = attrs["reducer"]
+    if reducer not in _REDUCERS:
+        raise _error(f"RaggedReduce: unknown reducer {reducer!r}")
+    _check_int_input("RaggedReduce", splits, "row_splits", rank=1)
+    if data.dtype.is_string or (data.dtype.is_bool and reducer not in ("max", "min")):
+        raise _error(f"RaggedReduce: reduce_{reducer} does not support {data.dtype.name}")
+    inner = [] if data.shape.rank is None else list(data.shape.as_tuple()[1:])
+    if data.shape.rank is None:
+        return [TensorType(data.dtype, TensorShape(None))]
+    n = _plus(_dim0(splits), -1) if attrs["axis"] == "rows" else None
+    return [TensorType(data.dtype, TensorShape([n] + inner))]
+
+
+def _identity(reducer: str, dtype: np.dtype):
+    if reducer in ("sum", "mean"):
+        return 0
+    if reducer == "prod":
+        return 1
+    if dtype == np.bool_:
+        return reducer == "min"
+    if np.issubdtype(dtype, np.floating):
+        return -np.inf if reducer == "max" else np.inf
+    info = np.iinfo(dtype)
+    return info.min if reducer == "max" else info.max
+
+
+_UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "max": np.maximum,
+           "min": np.minimum}
+
+
+def _reduce(data, row_splits, reducer="sum", axis="rows"):
+    data = np.asarray(data)
+    splits = np.asarray(row_splits).astype(np.int64)
+    _check_splits("RaggedReduce", splits, data.shape[0])
+    lengths = np.diff(splits)
+    rowids = np.repeat(np.arange(len(lengths)), lengths)
+    if axis == "rows":
+        ids, n = rowids, len(lengths)
+    else:
+        ids = np.arange(data.shape[0]) - splits[rowids]
+        n = int(lengths.max()) if lengths.size else 0
+    out = np.full((n,) + data.shape[1:], _identity(reducer, data.dtype), dtype=data.dtype)
+    _UFUNCS[reducer].at(out, ids, data)
+    if reducer == "mean":
+        counts = np.bincount(ids, minlength=n).reshape((n,) + (1,) * (data.ndim - 1))
+        if np.issubdtype(data.dtype, np.floating):
+            out = (out / counts).astype(data.dtype)
+        else:
+            out = (out // np.maximum(counts, 1)).astype(data.dtype)
+    return out
+
+
+register_op("RaggedReduce", _reduce_infer, _reduce, kernel_attrs=("reducer", "axis"))
+
+
+# -- to a string (tf.print) ------------------------------------------------------------------------
+
+def _to_string_infer(inputs, attrs):
+    if len(inputs) < 2:
+        raise _error(f"RaggedTensorToString takes flat_values and row splits, got {len(inputs)} "
+                     "inputs")
+    for s in inputs[1:]:
+        _check_int_input("RaggedTensorToString", s, "row_splits", rank=1)
+    return [TensorType(dtypes.string, TensorShape([]))]
+
+
+def _element_text(v, kind: str) -> str:
+    if kind == "O":
+        text = v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if kind == "b":
+        return "true" if v else "false"
+    if kind == "f":
+        return "%f" % v
+    return str(int(v))
+
+
+def _to_string(flat_values, *splits, summarize=3):
+    """TensorFlow's ``ragged_tensor_to_string``: ``[[1, 2], [3]]``, each level elided to its
+    first and last ``summarize`` items ("...") when longer than twice that."""
+    values = np.asarray(flat_values)
+    kind = values.dtype.kind if values.dtype.kind in "Obf" else "i"
+
+    def join(items: list) -> str:
+        if summarize is not None and summarize >= 0 and len(items) > 2 * summarize:
+            items = items[:summarize] + ["..."] + items[len(items) - summarize:]
+        return "[" + ", ".join(items) + "]"
+
+    def dense(v) -> str:
+        if np.ndim(v) == 0:
+            return _element_text(v, kind)
+        return join([dense(x) for x in v])
+
+    pieces = [dense(v) for v in values]
+    for s in reversed([np.asarray(s) for s in splits]):
+        pieces = [join(pieces[int(s[i]):int(s[i + 1])]) for i in range(len(s) - 1)]
+    return np.asarray(join(pieces).encode(), dtype=object)
+
+
+register_op("RaggedTensorToString", _to_string_infer, _to_string, kernel_attrs=("summarize",))

@@ -1,0 +1,287 @@
+"""``tf.ragged.constant``, ``tf.ragged.map_flat_values``, and the op API on RaggedTensors.
+
+Elementwise ops apply to the flat values (a RaggedTensor and a scalar, a
+dense tensor broadcasting over the uniform inner dimensions, or two
+RaggedTensors with the same row partition); reductions over a ragged axis
+use ``RaggedReduce`` (graph/ops/ragged.py). ``tf.add(rt, 1)`` reaches these
+through the composite dispatch (runtime/composite.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from graph import dtypes
+from graph.dtypes import as_dtype
+from graph.errors import InvalidArgumentError
+from runtime import composite
+from runtime.ops import array_ops, math_ops
+from runtime.ops.core import apply_op, constant as _dense_constant, convert_to_tensor
+from runtime.ragged.ragged_tensor import RaggedTensor, _static_value, _where
+from runtime.tensor import Tensor
+
+
+# -- tf.ragged.constant -----------------------------------------------------------------------
+
+def _scalar_and_max_depth(pylist):
+    """(depth of the scalars or None when there is none, depth of the deepest list)."""
+    if isinstance(pylist, (list, tuple)) or (isinstance(pylist, np.ndarray) and pylist.ndim):
+        scalar_depth, max_depth = None, 1
+        for child in pylist:
+            d, m = _scalar_and_max_depth(child)
+            if d is not None:
+                if scalar_depth is not None and scalar_depth != d + 1:
+                    raise ValueError("all scalar values must have the same nesting depth")
+                scalar_depth = d + 1
+            max_depth = max(max_depth, m + 1)
+        return scalar_depth, max_depth
+    return 0, 0
+
+
+def _default_inner_shape(pylist, ragged_rank: int) -> tuple:
+    """The uniform shape of the items ``ragged_rank`` levels down (checked to agree)."""
+    values = list(pylist)
+    for _ in range(ragged_rank):
+        values = [v for row in values for v in row]
+    shapes = {np.shape(v) for v in values}
+    if len(shapes) > 1:
+        raise ValueError(f"inner values must all have the same shape for ragged_rank="
+                         f"{ragged_rank}, got shapes {sorted(shapes)}")
+    return shapes.pop() if shapes else ()
+
+
+def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
+             row_splits_dtype=dtypes.int64):
+    """``tf.ragged.constant``: a RaggedTensor (or a Tensor, for flat lists) from nested lists."""
+    if isinstance(pylist, RaggedTensor):
+        raise TypeError("pylist may not be a RaggedTensor")
+    if isinstance(pylist, Tensor):
+        raise TypeError("pylist may not be a Tensor; use RaggedTensor.from_tensor")
+    scalar_depth, max_depth = _scalar_and_max_depth(pylist)
+    if scalar_depth is not None and max_depth > scalar_depth:
+        raise ValueError(f"Invalid pylist={pylist!r}: empty list nesting is greater than scalar "
+                         "value nesting")
+    if ragged_rank is not None and ragged_rank < 0:
+        raise ValueError(f"Invalid ragged_rank={ragged_rank}: must be nonnegative")
+    if inner_shape is not None:
+        inner_shape = tuple(inner_shape)
+    if inner_shape is not None and ragged_rank is not None:
+        expected = ragged_rank + len(inner_shape) + 1
+        if (scalar_depth is not None and expected != scalar_depth) or \
+                (scalar_depth is None and expected < max_depth):
+            raise ValueError(f"Invalid pylist={pylist!r}: incompatible with inner_shape="
+                             f"{inner_shape} and ragged_rank={ragged_rank}")
+    if ragged_rank == 0 or (ragged_rank is None and (
+            max_depth < 2 or (inner_shape is not None and max_depth - len(inner_shape) < 2))):
+        return _dense_constant(pylist, dtype=dtype)
+    if inner_shape is None:
+        inner_shape = () if ragged_rank is None else _default_inner_shape(pylist, ragged_rank)
+    if ragged_rank is None:
+        ragged_rank = max(1, (max_depth if scalar_depth is None else scalar_depth)
+                          - 1 - len(inner_shape))
+    nested_splits = []
+    values = list(pylist)
+    for _ in range(ragged_rank):
+        splits, flat = [0], []
+        for row in values:
+            if not isinstance(row, (list, tuple, np.ndarray)):
+                raise ValueError(f"Invalid pylist={pylist!r}: expected a list at nesting depth "
+                                 f"{len(nested_splits) + 1}")
+            splits.append(splits[-1] + len(row))
+            flat.extend(row)
+        nested_splits.append(splits)
+        values = flat
+    if values:
+        flat_values = _dense_constant(values, dtype=dtype)
+        if tuple(flat_values.shape.as_tuple()[1:]) != tuple(inner_shape):
+            flat_values = array_ops.reshape(flat_values, [len(values), *inner_shape])
+    else:
+        flat_values = _dense_constant(np.zeros((0,) + tuple(inner_shape),
+                                               dtype=as_dtype(dtype or dtypes.float32).numpy_dtype
+                                               if not as_dtype(dtype or dtypes.float32).is_string
+                                               else object),
+                                      dtype=dtype or dtypes.float32)
+    splits_dtype = as_dtype(row_splits_dtype)
+    result = flat_values
+    for splits in reversed(nested_splits):
+        result = RaggedTensor(result, _dense_constant(splits, dtype=splits_dtype), internal=True)
+    return result
+
+
+def map_flat_values(op, *args, **kwargs):
+    """``op`` applied to the flat values of the RaggedTensor arguments (same partitions)."""
+    partition = []
+
+    def unwrap(v):
+        if isinstance(v, RaggedTensor):
+            partition.append(v)
+            return v.flat_values
+        if isinstance(v, (list, tuple)):
+            return type(v)(unwrap(x) for x in v)
+        if isinstance(v, dict):
+            return {k: unwrap(x) for k, x in v.items()}
+        return v
+
+    args = unwrap(list(args))
+    kwargs = unwrap(kwargs)
+    if not partition:
+        return op(*args, **kwargs)
+    for other in partition[1:]:
+        _check_same_partition(partition[0], other)
+    return partition[0].with_flat_values(op(*args, **kwargs))
+
+
+def _check_same_partition(a: RaggedTensor, b: RaggedTensor) -> None:
+    if a.ragged_rank != b.ragged_rank:
+        raise ValueError(f"RaggedTensors with ragged_rank {a.ragged_rank} and {b.ragged_rank} "
+                         f"cannot be combined elementwise{_where()}")
+    for sa, sb in zip(a.nested_row_splits, b.nested_row_splits):
+        va, vb = _static_value(sa), _static_value(sb)
+        if va is not None and vb is not None and not np.array_equal(va, vb):
+            raise InvalidArgumentError(
+                message=f"Inputs must have identical ragged splits{_where()}: "
+                        f"{va.tolist()} != {vb.tolist()}")
+
+
+# -- elementwise ops --------------------------------------------------------------------------
+
+def _binary_handler(fn):
+    def handler(x, y, name=None):
+        if isinstance(x, RaggedTensor) and isinstance(y, RaggedTensor):
+            _check_same_partition(x, y)
+            return x.with_flat_values(fn(x.flat_values, y.flat_values))
+        rt, other, rt_first = (x, y, True) if isinstance(x, RaggedTensor) else (y, x, False)
+        if isinstance(other, (Tensor, np.ndarray, list, tuple)):
+            other_t = convert_to_tensor(other, dtype_hint=rt.dtype)
+            inner = rt.flat_values.shape.rank
+            if other_t.shape.rank is None or inner is None or other_t.shape.rank > inner - 1:
+                raise ValueError(
+                    f"Cannot combine a RaggedTensor of shape {rt.shape} with a dense tensor of "
+                    f"shape {other_t.shape} elementwise{_where()}: the dense operand may only "
+                    "broadcast over the uniform inner dimensions; convert it with "
+                    "tf.RaggedTensor.from_tensor, or the RaggedTensor with to_tensor().")
+            other = other_t
+        flat = rt.flat_values
+        return rt.with_flat_values(fn(flat, other) if rt_first else fn(other, flat))
+    return handler
+
+
+def _unary_handler(fn):
+    def handler(x, name=None):
+        return x.with_flat_values(fn(x.flat_values))
+    return handler
+
+
+def _cast_handler(x, dtype, name=None):
+    return x.with_flat_values(math_ops.cast(x.flat_values, dtype))
+
+
+_BINARY = ("add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
+           "pow", "maximum", "minimum", "squared_difference", "less", "less_equal", "greater",
+           "greater_equal", "logical_and", "logical_or", "logical_xor", "equal", "not_equal")
+_UNARY = ("abs", "negative", "square", "sign", "tanh", "exp", "log", "sqrt", "rsqrt", "sigmoid",
+          "sin", "cos", "floor", "ceil", "round", "logical_not")
+
+for _name in _BINARY:
+    composite.register_dispatch(_name, RaggedTensor, _binary_handler(getattr(math_ops, _name)))
+for _name in _UNARY:
+    composite.register_dispatch(_name, RaggedTensor, _unary_handler(getattr(math_ops, _name)))
+composite.register_dispatch("cast", RaggedTensor, _cast_handler)
+
+
+def _operator(fn, reverse: bool = False):
+    handler = _binary_handler(fn)
+    if reverse:
+        return lambda self, other: handler(other, self)
+    return lambda self, other: handler(self, other)
+
+
+for _dunder, _fn in (("add", math_ops.add), ("sub", math_ops.subtract),
+                     ("mul", math_ops.multiply), ("truediv", math_ops.truediv),
+                     ("floordiv", math_ops.floordiv), ("mod", math_ops.floormod),
+                     ("pow", math_ops.pow), ("and", math_ops.logical_and),
+                     ("or", math_ops.logical_or), ("xor", math_ops.logical_xor)):
+    setattr(RaggedTensor, f"__{_dunder}__", _operator(_fn))
+    setattr(RaggedTensor, f"__r{_dunder}__", _operator(_fn, reverse=True))
+for _dunder, _fn in (("lt", math_ops.less), ("le", math_ops.less_equal),
+                     ("gt", math_ops.greater), ("ge", math_ops.greater_equal)):
+    setattr(RaggedTensor, f"__{_dunder}__", _operator(_fn))
+
+
+# -- reductions -------------------------------------------------------------------------------
+
+_REDUCERS = {"reduce_sum": ("sum", math_ops.reduce_sum),
+             "reduce_mean": ("mean", math_ops.reduce_mean),
+             "reduce_max": ("max", math_ops.reduce_max),
+             "reduce_min": ("min", math_ops.reduce_min),
+             "reduce_prod": ("prod", math_ops.reduce_prod),
+             # (bools reduce as 0/1 integers: any = sum > 0, all = prod > 0, also for empty rows)
+             "reduce_any": ("sum", math_ops.reduce_any),
+             "reduce_all": ("prod", math_ops.reduce_all)}
+
+
+def _reduction_handler(api: str):
+    reducer, dense = _REDUCERS[api]
+
+    def handler(input_tensor, axis=None, keepdims: bool = False, name=None):
+        rt = input_tensor
+        if axis is None:
+            out = dense(rt.flat_values)
+            if keepdims:
+                rank = rt.shape.rank
+                out = array_ops.reshape(out, [1] * rank)
+            return out
+        rank = rt.shape.rank
+        axes = [axis] if not isinstance(axis, (list, tuple)) else list(axis)
+        if isinstance(axis, Tensor):
+            value = _static_value(axis)
+            if value is None:
+                raise ValueError(f"{api} of a RaggedTensor needs a static axis{_where()}")
+            axes = np.asarray(value).reshape(-1).tolist()
+        norm = []
+        for a in axes:
+            a = int(a)
+            if rank is not None:
+                if not -rank <= a < rank:
+                    raise ValueError(f"axis={a} out of bounds: expected {-rank}<=axis<{rank}")
+                a = a + rank if a < 0 else a
+            elif a < 0:
+                raise ValueError(f"{api} of a RaggedTensor of unknown rank needs axis >= 0")
+            norm.append(a)
+        result = rt
+        for a in sorted(set(norm), reverse=True):
+            result = _reduce_axis(api, reducer, dense, result, a, keepdims)
+        return result
+    return handler
+
+
+def _reduce_axis(api, reducer, dense, rt, axis: int, keepdims: bool):
+    if not isinstance(rt, RaggedTensor):
+        return dense(rt, axis=axis, keepdims=keepdims)
+    k = rt.ragged_rank
+    if keepdims:
+        raise NotImplementedError(f"{api}(keepdims=True) over a RaggedTensor is not supported"
+                                  f"{_where()}")
+    flat = rt.flat_values
+    data = flat
+    if api in ("reduce_any", "reduce_all"):
+        data = math_ops.cast(flat, dtypes.int32)
+    if axis > k:  # a uniform inner dimension: reduce the flat values
+        return rt.with_flat_values(dense(flat, axis=axis - k))
+    if axis == k:  # the innermost ragged dimension: reduce each innermost row
+        out = apply_op("RaggedReduce", [data, rt.nested_row_splits[-1]],
+                       {"reducer": reducer, "axis": "rows"}, name=f"Ragged{api}")
+        if data is not flat:
+            out = math_ops.cast(out, dtypes.bool_)
+        if k == 1:
+            return out
+        return RaggedTensor._from_nested(out, rt.nested_row_splits[:-1])
+    if axis == 0 and k == 1:  # across the rows: one value per column position
+        out = apply_op("RaggedReduce", [data, rt.row_splits],
+                       {"reducer": reducer, "axis": "columns"}, name=f"Ragged{api}")
+        return math_ops.cast(out, dtypes.bool_) if data is not flat else out
+    raise NotImplementedError(f"{api} over axis {axis} of a RaggedTensor with ragged_rank {k} "
+                              f"is not supported{_where()}; reduce the innermost axes first")
+
+
+for _api in _REDUCERS:
+    composite.register_dispatch(_api, RaggedTensor, _reduction_handler(_api))

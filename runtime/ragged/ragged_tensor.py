@@ -1,0 +1,645 @@
+"""``tf.RaggedTensor``: a tensor whose rows have different lengths.
+
+A RaggedTensor is ``values`` (a Tensor, or a RaggedTensor for more ragged
+dimensions) cut into rows by ``row_splits`` (int64 by default): row ``i`` is
+``values[row_splits[i]:row_splits[i + 1]]``. It is a composite value
+(runtime/composite.py): its components are ``[flat_values, *nested_row_splits]``
+and its type is a ``RaggedTensorSpec``, so it crosses function boundaries,
+cond and while_loop like any tensor, with no code specific to it there.
+
+Every operation is built from ops (graph/ops/ragged.py and the array ops),
+so it runs eagerly or is recorded into the graph being built alike.
+``for row in rt`` in converted code is one while loop over ``nrows()``
+(``_autograph_for_stmt``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from graph import dtypes
+from graph.dtypes import as_dtype
+from graph.errors import InvalidArgumentError
+from graph.shapes import TensorShape, as_shape
+from runtime import context
+from runtime.composite import CompositeTensor
+from runtime.ops import array_ops, math_ops
+from runtime.ops.core import apply_op, constant, convert_to_tensor
+from runtime.origin import current_origin
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.tensor_spec import TensorSpec, TypeSpec
+
+_SPLITS_DTYPES = (dtypes.int32, dtypes.int64)
+
+
+def _where() -> str:
+    origin = current_origin()
+    return f" at {origin}" if origin is not None else ""
+
+
+def _static_value(t):
+    """The numpy value of ``t`` when known now (eager, or a constant while tracing), else None."""
+    if isinstance(t, EagerTensor):
+        return t.numpy()
+    if isinstance(t, SymbolicTensor) and t.value is not None:
+        return np.asarray(t.value)
+    return None
+
+
+def _convert_values(values, dtype=None):
+    if isinstance(values, RaggedTensor):
+        if dtype is not None and values.dtype != as_dtype(dtype):
+            raise TypeError(f"values has dtype {values.dtype.name}, expected "
+                            f"{as_dtype(dtype).name}")
+        return values
+    return convert_to_tensor(values, dtype=dtype)
+
+
+def _convert_partition(t, what: str, dtype=None) -> Tensor:
+    """A row partition tensor (splits, lengths, row ids) as an int32/int64 vector."""
+    if isinstance(t, Tensor):
+        out = t
+    else:
+        out = convert_to_tensor(t, dtype_hint=dtypes.int64)
+        if not out.dtype.is_integer or out.dtype.is_bool:
+            out = convert_to_tensor(t, dtype=dtypes.int64)
+    if out.dtype not in _SPLITS_DTYPES:
+        raise TypeError(f"{what} must be an int32 or int64 tensor, got {out.dtype.name}"
+                        f"{_where()}")
+    if dtype is not None and out.dtype != as_dtype(dtype):
+        out = math_ops.cast(out, dtype)
+    if out.shape.rank not in (None, 1):
+        raise ValueError(f"{what} must be a vector, got shape {out.shape}{_where()}")
+    return out
+
+
+def _default_of(dtype):
+    if dtype.is_string:
+        return constant(b"", dtype=dtype)
+    if dtype.is_bool:
+        return constant(False, dtype=dtype)
+    return constant(0, dtype=dtype)
+
+
+class RaggedTensor(CompositeTensor):
+    """Rows of different lengths: ``tf.ragged.constant([[1, 2], [3]])``.
+
+    Build one with ``tf.ragged.constant`` or the ``from_*`` factories; the
+    constructor is private, as in TensorFlow.
+    """
+
+    __slots__ = ("_values", "_row_splits", "__weakref__")
+
+    def __init__(self, values, row_splits, internal: bool = False):
+        if not internal:
+            raise ValueError("RaggedTensor constructor is private; please use one of the factory "
+                             "methods instead (e.g., RaggedTensor.from_row_lengths())")
+        self._values = values
+        self._row_splits = row_splits
+
+    # -- factories ----------------------------------------------------------------
+    @classmethod
+    def _make(cls, values, row_splits, validate: bool = False) -> "RaggedTensor":
+        if isinstance(values, RaggedTensor) and values.row_splits.dtype != row_splits.dtype:
+            raise ValueError(f"row_splits dtype {row_splits.dtype.name} differs from the values' "
+                             f"row_splits dtype {values.row_splits.dtype.name}; use "
+                             "RaggedTensor.with_row_splits_dtype to make them agree")
+        if not isinstance(values, RaggedTensor) and values.shape.rank == 0:
+            raise ValueError(f"values must have rank >= 1, got a scalar{_where()}")
+        if validate:
+            _validate_splits(row_splits, values)
+        return cls(values, row_splits, internal=True)
+
+    @classmethod
+    def from_row_splits(cls, values, row_splits, name=None, validate: bool = True):
+        values = _convert_values(values)
+        splits = _convert_partition(row_splits, "row_splits")
+        return cls._make(values, _match_splits_dtype(splits, values), validate)
+
+    @classmethod
+    def from_row_lengths(cls, values, row_lengths, name=None, validate: bool = True):
+        values = _convert_values(values)
+        lengths = _convert_partition(row_lengths, "row_lengths")
+        splits = apply_op("RaggedRowSplitsFromLengths", [lengths], name="RowPartitionFromLengths")
+        return cls._make(values, _match_splits_dtype(splits, values), validate)
+
+    @classmethod
+    def from_value_rowids(cls, values, value_rowids, nrows=None, name=None,
+                          validate: bool = True):
+        values = _convert_values(values)
+        rowids = _convert_partition(value_rowids, "value_rowids")
+        n = convert_to_tensor(-1 if nrows is None else nrows, dtype=rowids.dtype)
+        splits = apply_op("RaggedRowSplitsFromRowIds", [rowids, n], name="RowPartitionFromRowIds")
+        return cls._make(values, _match_splits_dtype(splits, values), validate)
+
+    @classmethod
+    def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None,
+                               validate: bool = True):
+        if isinstance(nested_row_splits, Tensor):
+            raise TypeError("nested_row_splits must be a list of Tensors")
+        result = _convert_values(flat_values)
+        for splits in reversed(list(nested_row_splits)):
+            result = cls.from_row_splits(result, splits, validate=validate)
+        return result
+
+    @classmethod
+    def from_nested_row_lengths(cls, flat_values, nested_row_lengths, name=None,
+                                validate: bool = True):
+        result = _convert_values(flat_values)
+        for lengths in reversed(list(nested_row_lengths)):
+            result = cls.from_row_lengths(result, lengths, validate=validate)
+        return result
+
+    @classmethod
+    def from_nested_value_rowids(cls, flat_values, nested_value_rowids, nested_nrows=None,
+                                 name=None, validate: bool = True):
+        rowids = list(nested_value_rowids)
+        nrows = [None] * len(rowids) if nested_nrows is None else list(nested_nrows)
+        result = _convert_values(flat_values)
+        for ids, n in reversed(list(zip(rowids, nrows))):
+            result = cls.from_value_rowids(result, ids, n, validate=validate)
+        return result
+
+    @classmethod
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank: int = 1, name=None,
+                    row_splits_dtype=dtypes.int64):
+        """Each row of ``tensor`` becomes a row; ``lengths`` or ``padding`` trims rows."""
+        if lengths is not None and padding is not None:
+            raise ValueError("Specify lengths or padding, but not both")
+        tensor = convert_to_tensor(tensor)
+        ragged_rank = int(ragged_rank)
+        if ragged_rank <= 0:
+            raise ValueError(f"ragged_rank must be greater than 0; got {ragged_rank}")
+        if tensor.shape.rank is not None and tensor.shape.rank <= ragged_rank:
+            raise ValueError(f"ragged_rank must be less than the rank of tensor ("
+                             f"{tensor.shape.rank}); got {ragged_rank}")
+        inputs, mode = [tensor], "uniform"
+        if lengths is not None:
+            inputs.append(_convert_partition(lengths, "lengths"))
+            mode = "lengths"
+        elif padding is not None:
+            inputs.append(convert_to_tensor(padding, dtype=tensor.dtype))
+            mode = "padding"
+        out = apply_op("RaggedFromDense", inputs,
+                       {"ragged_rank": ragged_rank, "mode": mode,
+                        "splits_dtype": as_dtype(row_splits_dtype)}, name="RaggedFromTensor")
+        flat_values, nested = out[0], list(out[1:])
+        return cls._from_nested(flat_values, nested)
+
+    @classmethod
+    def _from_nested(cls, flat_values, nested_row_splits) -> "RaggedTensor":
+        result = flat_values
+        for splits in reversed(list(nested_row_splits)):
+            result = cls(result, splits, internal=True)
+        return result
+
+    # -- structure ----------------------------------------------------------------------
+    @property
+    def values(self):
+        return self._values
+
+    @property
+    def row_splits(self) -> Tensor:
+        return self._row_splits
+
+    @property
+    def flat_values(self) -> Tensor:
+        v = self._values
+        while isinstance(v, RaggedTensor):
+            v = v._values
+        return v
+
+    @property
+    def nested_row_splits(self) -> tuple:
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt._row_splits)
+            rt = rt._values
+        return tuple(out)
+
+    @property
+    def ragged_rank(self) -> int:
+        v = self._values
+        return 1 + (v.ragged_rank if isinstance(v, RaggedTensor) else 0)
+
+    @property
+    def dtype(self):
+        return self.flat_values.dtype
+
+    @property
+    def row_splits_dtype(self):
+        return self._row_splits.dtype
+
+    def _static_nrows(self) -> int | None:
+        dims = self._row_splits.shape.as_tuple()
+        return None if dims is None or dims[0] is None else dims[0] - 1
+
+    @property
+    def shape(self) -> TensorShape:
+        inner = self.flat_values.shape
+        if inner.rank is None:
+            return TensorShape(None)
+        return TensorShape([self._static_nrows()] + [None] * self.ragged_rank
+                           + list(inner.as_tuple()[1:]))
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def _type_spec(self) -> "RaggedTensorSpec":
+        return RaggedTensorSpec(self.shape, self.dtype, self.ragged_rank, self.row_splits_dtype)
+
+    def _components(self) -> list:
+        return [self.flat_values, *self.nested_row_splits]
+
+    def _with_components(self, tensors) -> "RaggedTensor":
+        tensors = list(tensors)
+        return RaggedTensor._from_nested(tensors[0], tensors[1:])
+
+    # -- row partition queries ----------------------------------------------------------------
+    def nrows(self, out_type=None, name=None) -> Tensor:
+        out_type = self.row_splits_dtype if out_type is None else as_dtype(out_type)
+        n = self._static_nrows()
+        if n is not None:
+            return constant(n, dtype=out_type)
+        size = array_ops.shape(self._row_splits, out_type=out_type)[0]
+        return size - constant(1, dtype=out_type)
+
+    def row_starts(self, name=None) -> Tensor:
+        return self._row_splits[:-1]
+
+    def row_limits(self, name=None) -> Tensor:
+        return self._row_splits[1:]
+
+    def row_lengths(self, axis: int = 1, name=None):
+        if axis == 0:
+            raise ValueError("row_lengths(axis=0) is not defined: axis 0 is the rows")
+        if axis < 0:
+            axis += self.shape.rank if self.shape.rank is not None else 0
+        if axis == 1:
+            return self._row_splits[1:] - self._row_splits[:-1]
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.row_lengths(axis - 1))
+        raise ValueError(f"axis {axis} is not a ragged dimension of {self._type_spec}")
+
+    def nested_row_lengths(self, name=None) -> tuple:
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.row_lengths())
+            rt = rt._values
+        return tuple(out)
+
+    def value_rowids(self, name=None) -> Tensor:
+        return apply_op("RaggedSplitsToRowIds", [self._row_splits], name="RaggedValueRowIds")
+
+    def nested_value_rowids(self, name=None) -> tuple:
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.value_rowids())
+            rt = rt._values
+        return tuple(out)
+
+    def bounding_shape(self, axis=None, name=None, out_type=None) -> Tensor:
+        dense = self.to_tensor()
+        shape = array_ops.shape(dense, out_type=out_type or self.row_splits_dtype)
+        return shape if axis is None else shape[axis]
+
+    # -- new values on the same partition -----------------------------------------------------
+    def with_values(self, new_values) -> "RaggedTensor":
+        new_values = _convert_values(new_values)
+        return RaggedTensor(new_values, self._row_splits, internal=True)
+
+    def with_flat_values(self, new_values) -> "RaggedTensor":
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.with_flat_values(new_values))
+        return self.with_values(new_values)
+
+    def with_row_splits_dtype(self, dtype) -> "RaggedTensor":
+        dtype = as_dtype(dtype)
+        if dtype not in _SPLITS_DTYPES:
+            raise ValueError(f"dtype must be int32 or int64, got {dtype.name}")
+        if dtype == self.row_splits_dtype:
+            return self
+        values = self._values
+        if isinstance(values, RaggedTensor):
+            values = values.with_row_splits_dtype(dtype)
+        return RaggedTensor(values, math_ops.cast(self._row_splits, dtype), internal=True)
+
+    # -- conversion ---------------------------------------------------------------------------
+    def to_tensor(self, default_value=None, name=None, shape=None) -> Tensor:
+        """The rows padded with ``default_value`` (zeros) to a dense tensor."""
+        dtype = self.dtype
+        default = _default_of(dtype) if default_value is None else \
+            convert_to_tensor(default_value, dtype=dtype)
+        shape = as_shape(shape)
+        if shape.rank is not None and self.shape.rank is not None and shape.rank != self.shape.rank:
+            raise ValueError(f"shape {shape} must have rank {self.shape.rank}")
+        return apply_op("RaggedToDense", [self.flat_values, default, *self.nested_row_splits],
+                        {"shape": shape}, name=name or "RaggedToTensor")
+
+    def _eager(self, what: str) -> None:
+        if not all(isinstance(t, EagerTensor) for t in self._components()):
+            raise ValueError(f"{what} can only be used in eager mode.")
+
+    def to_list(self) -> list:
+        self._eager("to_list")
+        splits = self._row_splits.numpy().tolist()
+        values = self._values
+        if isinstance(values, RaggedTensor):
+            return [values[splits[i]:splits[i + 1]].to_list() for i in range(len(splits) - 1)]
+        items = values.numpy().tolist()
+        return [items[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+
+    def numpy(self):
+        """The rows as numpy arrays: one array when they have one length, else an object array."""
+        self._eager("numpy")
+        values = self._values.numpy()
+        splits = self._row_splits.numpy()
+        rows = [values[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        if any(len(row) != len(rows[0]) for row in rows):
+            out = np.empty(len(rows), dtype=object)
+            for i, row in enumerate(rows):
+                out[i] = row
+            return out
+        if values.dtype == object and isinstance(self._values, RaggedTensor):
+            out = np.empty((len(rows), len(rows[0])), dtype=object)
+            for i, row in enumerate(rows):
+                for j, item in enumerate(row):
+                    out[i, j] = item
+            return out
+        return np.array(rows)
+
+    def __repr__(self) -> str:
+        if all(isinstance(t, EagerTensor) for t in self._components()):
+            with np.printoptions(formatter={"all": _formatter}):
+                text = _formatter(self.numpy())
+            return f"<tf.RaggedTensor {text}>"
+        return f"tf.RaggedTensor(values={self._values}, row_splits={self._row_splits})"
+
+    __str__ = __repr__
+
+    # -- indexing -----------------------------------------------------------------------------
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            if not key:
+                return self
+            first, rest = key[0], key[1:]
+            if not rest:
+                return self[first]
+            if isinstance(first, slice) or first is Ellipsis or first is None:
+                raise NotImplementedError(
+                    f"Indexing a RaggedTensor with {key!r}{_where()}: only a row index followed "
+                    "by more indices (rt[i, j]) or one row index or slice (rt[i], rt[a:b]) is "
+                    "supported")
+            row = self[first]
+            return row[rest if len(rest) > 1 else rest[0]]
+        if isinstance(key, slice):
+            return self._row_slice(key)
+        if key is Ellipsis:
+            return self
+        return self._row(key)
+
+    def _row(self, index):
+        """Row ``index``: a Tensor (ragged_rank 1) or a RaggedTensor."""
+        splits = self._row_splits
+        if isinstance(index, (bool, np.bool_)):
+            raise TypeError(f"RaggedTensor indices must be integers, got {index!r}")
+        if isinstance(index, (int, np.integer)):
+            i = int(index)
+            n = self._static_nrows()
+            if n is not None and not -n <= i < n:
+                raise InvalidArgumentError(
+                    message=f"slice index {i} of dimension 0 out of bounds{_where()}: the "
+                            f"RaggedTensor has {n} rows")
+            start, limit = (splits[i], splits[i + 1]) if i >= 0 else (splits[i - 1], splits[i])
+            return self._values[start:limit]
+        i = convert_to_tensor(index)
+        if not i.dtype.is_integer or i.dtype.is_bool or i.shape.rank not in (None, 0):
+            raise TypeError(f"RaggedTensor indices must be integer scalars, got {i!r}")
+        value = _static_value(i)
+        if value is not None:
+            return self._row(int(value))
+        if i.dtype != splits.dtype:
+            i = math_ops.cast(i, splits.dtype)
+        i = math_ops.where(math_ops.less(i, constant(0, dtype=i.dtype)), i + self.nrows(), i)
+        return self._values[splits[i]:splits[i + 1]]
+
+    def _row_slice(self, key: slice):
+        if key.step is not None and not (isinstance(key.step, (int, np.integer))
+                                         and key.step == 1):
+            raise NotImplementedError(f"Slicing the rows of a RaggedTensor with a step "
+                                      f"({key.step!r}) is not supported{_where()}")
+        splits = self._row_splits
+        n = self._static_nrows()
+        start, stop = key.start, key.stop
+        start_v = start if start is None or isinstance(start, (int, np.integer)) else \
+            _static_value(convert_to_tensor(start))
+        stop_v = stop if stop is None or isinstance(stop, (int, np.integer)) else \
+            _static_value(convert_to_tensor(stop))
+        static = (start is None or start_v is not None) and (stop is None or stop_v is not None)
+        if n is not None and static:
+            a, b, _ = slice(None if start is None else int(start_v),
+                            None if stop is None else int(stop_v)).indices(n)
+            b = max(a, b)
+            new_splits = splits[a:b + 1]
+            first, last = splits[a], splits[b]
+        else:
+            nrows = self.nrows()
+            a = _bound(start, nrows, 0)
+            b = math_ops.maximum(_bound(stop, nrows, None), a)
+            new_splits = splits[a:b + 1]
+            first, last = splits[a], splits[b]
+        values = self._values[first:last]
+        return RaggedTensor(values, new_splits - first, internal=True)
+
+    # -- iteration ----------------------------------------------------------------------------
+    def __iter__(self):
+        if not all(isinstance(t, EagerTensor) for t in self._components()):
+            raise TypeError(
+                f"Iterating over a symbolic tf.RaggedTensor is not allowed{_where()}: the number "
+                "of rows is known only when the graph runs. Use a for loop in a tf.function "
+                "(AutoGraph stages it), or tf.while_loop over rt.nrows().")
+        n = int(self._row_splits.shape[0]) - 1
+        return (self._row(i) for i in range(n))
+
+    def _autograph_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts):
+        """``for row in rt`` of converted code: Python eagerly, one while loop when staged."""
+        if context.executing_eagerly():
+            for row in self:
+                if extra_test is not None and not extra_test():
+                    break
+                body(row)
+            return
+        from runtime.ragged.loops import staged_index_for
+        staged_index_for(self.nrows(), self._row, extra_test, body, get_state, set_state,
+                         symbol_names, opts)
+
+    def _print_format(self, summarize: int):
+        """For tf.print: ``[[1, 2], [3]]``, one string inserted as it is."""
+        text = apply_op("RaggedTensorToString", [self.flat_values, *self.nested_row_splits],
+                        {"summarize": int(summarize)}, name="RaggedTensorToString")
+        return "{}", [text], True
+
+    def __bool__(self):
+        raise TypeError("The truth value of a RaggedTensor is ambiguous; reduce it first "
+                        "(tf.reduce_any / tf.reduce_all).")
+
+    # -- elementwise operators (on the flat values) -------------------------------------------
+    def __neg__(self):
+        return self.with_flat_values(math_ops.negative(self.flat_values))
+
+    def __abs__(self):
+        return self.with_flat_values(math_ops.abs(self.flat_values))
+
+    def __invert__(self):
+        return self.with_flat_values(math_ops.logical_not(self.flat_values))
+
+
+def _bound(value, nrows: Tensor, default):
+    """A slice bound as a tensor in [0, nrows] (negative counts from the end)."""
+    if value is None:
+        return constant(0, dtype=nrows.dtype) if default == 0 else nrows
+    v = convert_to_tensor(value)
+    if v.dtype != nrows.dtype:
+        v = math_ops.cast(v, nrows.dtype)
+    zero = constant(0, dtype=nrows.dtype)
+    v = math_ops.where(math_ops.less(v, zero), v + nrows, v)
+    return math_ops.minimum(math_ops.maximum(v, zero), nrows)
+
+
+def _match_splits_dtype(splits: Tensor, values) -> Tensor:
+    if isinstance(values, RaggedTensor) and values.row_splits_dtype != splits.dtype:
+        return math_ops.cast(splits, values.row_splits_dtype)
+    return splits
+
+
+def _validate_splits(splits: Tensor, values) -> None:
+    """Checks the splits now when their values are known (eagerly, or constants)."""
+    s = _static_value(splits)
+    if s is None:
+        return
+    if s.ndim != 1 or s.size == 0:
+        raise InvalidArgumentError(message=f"row_splits must be a non-empty vector, got {s}"
+                                           f"{_where()}")
+    if s[0] != 0:
+        raise InvalidArgumentError(message=f"Arguments to from_row_splits do not form a valid "
+                                           f"RaggedTensor: first element of row_splits must be "
+                                           f"zero, got {s.tolist()}{_where()}")
+    if np.any(np.diff(s) < 0):
+        raise InvalidArgumentError(message=f"Arguments to from_row_splits do not form a valid "
+                                           f"RaggedTensor: row_splits must be sorted in "
+                                           f"ascending order, got {s.tolist()}{_where()}")
+    if isinstance(values, RaggedTensor):
+        n = values._static_nrows()
+    else:
+        dims = values.shape.as_tuple()
+        n = None if not dims else dims[0]
+    if n is not None and s[-1] != n:
+        raise InvalidArgumentError(message=f"Arguments to from_row_splits do not form a valid "
+                                           f"RaggedTensor: last element of row_splits ({s[-1]}) "
+                                           f"must equal the number of values ({n}){_where()}")
+
+
+def _formatter(x):
+    """TensorFlow's ragged repr: numpy's text with elements separated by commas."""
+    if isinstance(x, np.ndarray):
+        if x.size != 0:
+            return np.array2string(x, separator=", ")
+        return repr(x.tolist())
+    return str(x)
+
+
+# -- the type ---------------------------------------------------------------------------------
+
+class RaggedTensorSpec(TypeSpec):
+    """``tf.RaggedTensorSpec(shape, dtype, ragged_rank, row_splits_dtype)``."""
+
+    __slots__ = ("_shape", "_dtype", "_ragged_rank", "_row_splits_dtype", "_flat_values_spec")
+
+    value_type = RaggedTensor
+    _component_names = ("flat_values", "row_splits")
+
+    def __init__(self, shape=None, dtype=dtypes.float32, ragged_rank=None,
+                 row_splits_dtype=dtypes.int64, flat_values_spec=None):
+        self._shape = as_shape(shape)
+        self._dtype = as_dtype(dtype)
+        self._row_splits_dtype = as_dtype(row_splits_dtype)
+        if self._row_splits_dtype not in _SPLITS_DTYPES:
+            raise ValueError(f"row_splits_dtype must be int32 or int64, got "
+                             f"{self._row_splits_dtype.name}")
+        if flat_values_spec is not None:
+            if dtype is not dtypes.float32 and as_dtype(dtype) != flat_values_spec.dtype:
+                raise ValueError("dtype and flat_values_spec.dtype are inconsistent")
+            self._dtype = flat_values_spec.dtype
+        self._flat_values_spec = flat_values_spec
+        rank = self._shape.rank
+        if ragged_rank is None:
+            if rank is None:
+                raise ValueError("Must specify ragged_rank or a shape with a known rank.")
+            ragged_rank = rank - 1
+        ragged_rank = int(ragged_rank)
+        if rank is not None and not 0 <= ragged_rank < rank:
+            raise ValueError(f"ragged_rank must be in [0, {rank}), got {ragged_rank}")
+        if ragged_rank < 1:
+            raise ValueError("RaggedTensorSpec needs ragged_rank >= 1 (a dense tensor has a "
+                             "TensorSpec)")
+        self._ragged_rank = ragged_rank
+
+    @classmethod
+    def from_value(cls, value: RaggedTensor) -> "RaggedTensorSpec":
+        return value._type_spec
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def ragged_rank(self) -> int:
+        return self._ragged_rank
+
+    @property
+    def row_splits_dtype(self):
+        return self._row_splits_dtype
+
+    @property
+    def flat_values_spec(self):
+        return self._flat_values_spec
+
+    def _serialize(self) -> tuple:
+        fields = (self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
+        return fields if self._flat_values_spec is None else fields + (self._flat_values_spec,)
+
+    @property
+    def _component_specs(self) -> list:
+        k = self._ragged_rank
+        if self._flat_values_spec is not None:
+            values_spec = self._flat_values_spec
+        elif self._shape.rank is None:
+            values_spec = TensorSpec(None, self._dtype)
+        else:
+            values_spec = TensorSpec([None] + list(self._shape.as_tuple()[k + 1:]), self._dtype)
+        outer = None if self._shape.rank is None else self._shape.as_tuple()[0]
+        specs = [values_spec, TensorSpec([None if outer is None else outer + 1],
+                                         self._row_splits_dtype)]
+        specs += [TensorSpec([None], self._row_splits_dtype) for _ in range(k - 1)]
+        return specs
+
+    def component_names(self, base: str) -> list[str]:
+        k = self._ragged_rank
+        splits = ["row_splits"] if k == 1 else [f"row_splits_{j}" for j in range(k)]
+        return [f"{base}.flat_values"] + [f"{base}.{s}" for s in splits]
+
+    def _from_components(self, tensors) -> RaggedTensor:
+        tensors = list(tensors)
+        return RaggedTensor._from_nested(tensors[0], tensors[1:])
+
+    def _to_components(self, value) -> list:
+        return value._components()
+
+    def _with_shape(self, shape) -> "RaggedTensorSpec":
+        return RaggedTensorSpec(shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
