@@ -24,7 +24,8 @@ examples:
   autograph show examples/userpkg/core.py:squash
   autograph show userpkg.core:Accumulator.add
   autograph convert examples/userpkg -o build/        # then: PYTHONPATH=build python ...
-  autograph convert examples/userpkg --check          # exit 1 if anything cannot convert
+  autograph convert examples/userpkg --check          # exit 1 if a graph function cannot convert
+  autograph convert examples/userpkg -o build/ --wrap-all  # every function a tf.function
   autograph convert examples/userpkg/core.py --diff
   autograph graph examples/userpkg/core.py:squash --spec 'float32[None]'
   autograph graph mymod.py:f --spec 'int32[2, 3]' 3 --format dot --optimize
@@ -62,12 +63,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     convert = commands.add_parser(
         "convert", help="convert modules and packages into importable converted modules",
-        description="Convert every function and method of the given modules and packages. "
-                    "The output mirrors the input tree; it imports and runs with only autograph "
-                    "installed, and each function behaves like the original decorated with "
-                    "tf.function. The user's code is read, never imported or run.",
+        description=(
+            "Convert every function and method of the given modules and packages. The output\n"
+            "mirrors the input tree, imports and runs with only autograph installed, and binds\n"
+            "exactly the names the original binds. The user's code is read, never imported\n"
+            "or run; every file is compiled before anything is written.\n\n"
+            "By default nothing is wrapped: functions you decorated with tf.function stay graph\n"
+            "functions, every other function is converted in place and returns what it\n"
+            "returned (call it from a tf.function to stage it). With --wrap-all each function\n"
+            "behaves like the original decorated with tf.function. Generators, async\n"
+            "functions and what cannot be converted stay as they are."),
         epilog="examples:\n  autograph convert examples/userpkg -o build/\n"
-               "  autograph convert src/ --check\n  autograph convert mod.py --diff",
+               "  autograph convert src/ --check\n  autograph convert mod.py --diff\n"
+               "  autograph convert src/ -o build/ --wrap-all",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     convert.add_argument("paths", nargs="+", metavar="PATH",
                          help="a .py file or a directory (package) to convert")
@@ -75,13 +83,22 @@ def build_parser() -> argparse.ArgumentParser:
                          help="directory to write the converted tree into")
     mode = convert.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true",
-                      help="convert without writing; exit 1 listing every function that "
-                           "cannot be converted (file:line and reason)")
+                      help="convert and compile without writing; exit 1 listing every graph "
+                           "function (decorated with tf.function, or any with --wrap-all) "
+                           "that cannot be converted (file:line and reason)")
     mode.add_argument("--diff", action="store_true",
                       help="print a unified diff of what conversion would change; write nothing")
-    convert.add_argument("--no-wrap", dest="wrap", action="store_false",
-                         help="convert function bodies only, without tf.function's wrapper "
-                              "(for calling them from your own tf.function)")
+    wrapping = convert.add_mutually_exclusive_group()
+    wrapping.add_argument("--wrap-all", dest="wrap_all", action="store_true",
+                          help="wrap every function in tf.function, as if each were decorated "
+                               "with it, except where that would break the module: "
+                               "properties, classmethods, special methods, functions run at "
+                               "import time (decorators, helpers called from module-level "
+                               "code or class bodies) and functions returning functions, "
+                               "classes or objects")
+    wrapping.add_argument("--no-wrap", dest="wrap_all", action="store_false",
+                          help="convert function bodies only, wrapping nothing but what you "
+                               "decorated with tf.function (the default)")
     convert.add_argument("--progress", dest="progress", action="store_true", default=None,
                          help="show progress on stderr (default: when stderr is a terminal)")
     convert.add_argument("--no-progress", dest="progress", action="store_false")

@@ -16,8 +16,9 @@ import subprocess
 import sys
 
 from autograph.cli_targets import Target, UsageError, parse_spec, parse_target
-from autograph.convert_module import (ModuleResult, convert_module_source, definitions,
-                                      find_definition, module_names, parse_module)
+from autograph.convert_module import (ModuleResult, PackageFacts, convert_module_source,
+                                      definitions, find_definition, module_names, parse_module,
+                                      scan_package)
 from autograph.errors import ConversionError
 
 
@@ -137,23 +138,26 @@ def convert(args) -> int:
         raise UsageError("no Python files found in " + ", ".join(args.paths))
     writing = not (args.check or args.diff)
     progress = _Progress(len(sources), args.progress)
-    results: list[ModuleResult] = []
+    texts: list[tuple[str, str, str]] = []
     errors: list[str] = []
-    for i, (src, rel, _) in enumerate(sources, 1):
+    for src, rel, _ in sources:
+        try:
+            texts.append((src, rel, _read(src)))
+        except OSError as e:
+            errors.append(str(e))
+    facts = _package_facts(texts) if args.wrap_all else PackageFacts()
+    results: list[ModuleResult] = []
+    for i, (src, rel, text) in enumerate(texts, 1):
         progress.step(i, src)
         ref = None
         if args.output:
             dst_dir = os.path.dirname(os.path.abspath(os.path.join(args.output, rel)))
             ref = os.path.relpath(os.path.abspath(src), dst_dir).replace(os.sep, "/")
-        try:
-            text = _read(src)
-        except OSError as e:
-            errors.append(str(e))
-            continue
-        result = convert_module_source(text, src, wrap=args.wrap, original_ref=ref)
+        result = convert_module_source(text, src, wrap_all=args.wrap_all, original_ref=ref,
+                                       facts=facts)
         results.append(result)
         if result.error:
-            errors.append(result.error)
+            errors.extend(result.error.splitlines())
     progress.done()
 
     failed = [f for r in results for f in r.functions if f.status == "failed"]
@@ -171,10 +175,26 @@ def convert(args) -> int:
     if writing and not errors:
         written = _write(plan, results, args.output)
     if not args.quiet:
-        _summary(results, errors, failed, args, written)
+        bad = (len(sources) - len(texts)) + sum(1 for r in results if r.error)
+        _summary(results, errors, bad, args, written)
     if errors or (args.check and failed):
         return 1
     return 0
+
+
+def _package_facts(texts) -> PackageFacts:
+    """What ``--wrap-all`` must know about all the files converted together (which functions
+    run at import time, which names are classes); files that do not parse are left out (they
+    are reported when converted)."""
+    import ast
+
+    trees = []
+    for src, _, text in texts:
+        try:
+            trees.append(ast.parse(text, src))
+        except (SyntaxError, ValueError):
+            continue
+    return scan_package(trees)
 
 
 def _print_diff(results: list[ModuleResult]) -> None:
@@ -205,21 +225,27 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _summary(results, errors, failed, args, written: int) -> None:
+def _summary(results, errors, bad: int, args, written: int) -> None:
     stream = sys.stderr if args.diff else sys.stdout
-    converted = sum(r.count("converted") for r in results)
-    left = [f for r in results for f in r.functions if f.status != "converted"]
+    reports = [f for r in results for f in r.functions]
+    converted = sum(1 for f in reports if f.status == "converted")
+    wrapped = sum(1 for f in reports if f.wrapped)
+    left = [f for f in reports if f.status != "converted"]
     verb = "checked" if args.check else "converted"
     line = (f"{verb} {_plural(len(results), 'file')}: {_plural(converted, 'function')} converted"
-            f", {len(left)} left as {'it was' if len(left) == 1 else 'they were'}")
+            + (f" ({wrapped} wrapped in tf.function)" if args.wrap_all else "")
+            + f", {len(left)} left as {'it was' if len(left) == 1 else 'they were'}")
     print(line, file=stream)
     if not args.check:
-        for f in left:
-            why = f"cannot convert: {f.reason}" if f.status == "failed" else f.reason
-            print(f"  {f.file}:{f.line}: {f.qualname}: {why}", file=stream)
+        for f in reports:
+            if f.status == "failed":
+                print(f"  {f.file}:{f.line}: {f.qualname}: cannot convert: {f.reason}",
+                      file=stream)
+            elif f.status != "error" and f.reason:
+                print(f"  {f}", file=stream)
     if errors:
-        print(f"{_plural(len(errors), 'file')} could not be converted; nothing written"
-              if not (args.check or args.diff) else f"{_plural(len(errors), 'file')} with errors",
+        print(f"{_plural(bad, 'file')} could not be converted; nothing written"
+              if not (args.check or args.diff) else f"{_plural(bad, 'file')} with errors",
               file=stream)
     elif written:
         print(f"wrote {_plural(written, 'file')} to {args.output}", file=stream)

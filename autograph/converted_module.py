@@ -1,23 +1,27 @@
-"""What a module written by ``autograph convert`` imports at run time (as ``agm__``).
+"""What a module written by ``autograph convert`` imports at run time (as ``_agm__``).
 
 A converted module holds functions whose bodies are already converted
-(they call ``ag__.if_stmt`` and friends). ``converted`` marks them so the
-converter never converts them a second time (``tf.function`` and
-``ag__.converted_call`` both check the mark); ``function`` is
-``tf.function`` for such a function, so that calling it traces and caches
+(they call ``ag__.if_stmt`` and friends, importing ``autograph.operators``
+as the local ``ag__``). ``converted`` marks them so the converter never
+converts them a second time (``tf.function`` and ``ag__.converted_call``
+both check the mark); ``function`` is ``tf.function`` for such a function
+(``autograph convert --wrap-all``), so that calling it traces and caches
 exactly as the original decorated with ``tf.function`` would. ``source_map``
 points errors and graph nodes at the user's original file and line, not at
-the generated one.
+the generated one. The module binds this one as ``_agm__`` for its
+decorators and source map, and deletes the name at its end.
 
 This module is small on purpose: importing a converted module must not pull
 in the converter (gast, the passes).
 """
 from __future__ import annotations
 
+import inspect
 import linecache
 import os
 
 from graph.ir import Origin
+from runtime.function import Function as _RuntimeFunction
 from runtime.origin import register_source_map
 
 
@@ -27,13 +31,49 @@ def converted(fn):
     return fn
 
 
+class Function(_RuntimeFunction):
+    """The Function of a converted module's function or method (named ``Function`` too: it is
+    one, ``type(f).__name__`` reads the same).
+
+    A method called through its class with ``self`` by keyword
+    (``Class.method(self=obj, x=1)``), which the original module allows,
+    cannot reach ``Function.__call__(self, *args, **kwargs)``: its own
+    ``self`` takes the name. Such a call is bound to the function's
+    parameters first, and passed on positionally.
+    """
+
+    __slots__ = ()  # the same layout as Function: ``function`` sets __class__ to this
+
+    def __call__(self, /, *args, **kwargs):
+        if "self" in kwargs:
+            args, kwargs = self._positional(args, kwargs)
+        return _RuntimeFunction.__call__(self, *args, **kwargs)
+
+    def get_concrete_function(self, /, *args, **kwargs):
+        if "self" in kwargs:
+            args, kwargs = self._positional(args, kwargs)
+        return _RuntimeFunction.get_concrete_function(self, *args, **kwargs)
+
+    def _positional(self, args, kwargs):
+        bound = inspect.signature(self.python_function).bind(*args, **kwargs)
+        if "self" in bound.kwargs:  # a `self` that only **kwargs takes
+            raise TypeError(f"{self.__name__}() cannot take a keyword argument named 'self' "
+                            "in its **kwargs as a tf.function")
+        return bound.args, bound.kwargs
+
+
 def function(fn=None, **options):
-    """``tf.function`` for an already-converted ``fn`` (also ``@function(...)``)."""
+    """``tf.function`` for an already-converted ``fn`` (also ``@function(...)``, with
+    ``tf.function``'s options)."""
     from autograph.function import function as tf_function
 
     if fn is None:
         return lambda f: function(f, **options)
-    return tf_function(converted(fn), **options)
+    made = tf_function(converted(fn), **options)
+    # Made by tf.function itself (its options, its converter), then given the one method
+    # that differs: the subclass adds no state, so the object is a complete Function of it.
+    made.__class__ = Function
+    return made
 
 
 def source_map(generated_file: str, original: str, blocks) -> None:

@@ -53,7 +53,7 @@ sys.path.remove(HERE)
 
 with tempfile.TemporaryDirectory() as out:
   section("3. Convert the whole package with the CLI")
-  autograph_cli("convert", "userpkg", "-o", out, out=out)
+  autograph_cli("convert", "userpkg", "-o", out, "--wrap-all", out=out)
 
   section("4. Import the converted package and run it")
   sys.path.insert(0, out)
