@@ -13,7 +13,7 @@ import gast
 
 from autograph.converter import state as st
 from autograph.converter import templates
-from autograph.converter.activity import loads_name
+from autograph.converter.activity import loads_name, modified_names
 from autograph.converter.dataflow import FunctionAnalysis
 from autograph.converter.transformer import StatementTransformer, user_functions
 
@@ -123,6 +123,18 @@ class ControlFlowTransformer(StatementTransformer):
         # hold a placeholder set by staged control flow): do not reset it.
         fresh = [n for n in names if n not in self.enclosing[-1]]
         return st.undefined_inits(fresh, node.ag_maybe_defined_in, self.fa)
+
+    def visit_AnnAssign(self, node):
+        """An annotated assignment to a variable a generated function shares (``nonlocal``)
+        loses its annotation (``nonlocal`` names cannot be annotated; a local's annotation
+        is never evaluated anyway)."""
+        if not (isinstance(node.target, gast.Name) and node.target.id in self.enclosing[-1]):
+            return node
+        if node.value is None:
+            return templates.located([gast.Pass()], node)
+        new = templates.make(gast.Assign, targets=[node.target], value=node.value,
+                             type_comment=None)
+        return templates.located([new], node)
 
     def visit_Delete(self, node):
         """``del x`` of a variable a generated function shares (``nonlocal``) makes it
@@ -246,7 +258,10 @@ class ControlFlowTransformer(StatementTransformer):
         decls = st.declarations(names, self.fa)
         body_name, test_name = namer.new("loop_body"), namer.new("loop_test")
         body = st.function(body_name, [], decls, node.body)
-        test = st.function(test_name, [], [], templates.replace("return test", test=node.test))
+        assigned_in_test = [n for n in names if n in modified_names(node.test)] \
+            if self.ctx.namer.has_walrus else []  # (`while (c := f()) ...`)
+        test = st.function(test_name, [], st.declarations(assigned_in_test, self.fa),
+                           templates.replace("return test", test=node.test))
         return self._loop_call(node, "ag__.while_stmt(loop_test, loop_body", names,
                                [body, test], loop_test=test_name, loop_body=body_name)
 

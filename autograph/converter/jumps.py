@@ -59,8 +59,8 @@ class BlockLowering:
             if not self.into_loops:
                 return NONE
             return MAYBE if self.status(s.body) or self.status(s.orelse) else NONE
-        if isinstance(s, gast.With):
-            return self.status(s.body)
+        if isinstance(s, gast.With):  # (its manager may swallow an error before the jump)
+            return MAYBE if self.status(s.body) else NONE
         if isinstance(s, gast.Try):
             parts = [s.body, s.orelse, s.finalbody] + [h.body for h in s.handlers]
             return MAYBE if any(self.status(p) for p in parts) else NONE

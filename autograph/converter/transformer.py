@@ -74,6 +74,9 @@ class Transformer(gast.NodeTransformer):
                     continue
                 new = []
                 for item in v:
+                    if item is None:  # a dict display's `**mapping` has a None key
+                        new.append(item)
+                        continue
                     if isinstance(item, _LEAVES) and item.__class__ not in self._visits_leaves():
                         new.append(item)
                         continue

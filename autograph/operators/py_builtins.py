@@ -41,9 +41,21 @@ def _any_symbolic(args) -> bool:
     return any(isinstance(a, SymbolicTensor) for a in args)
 
 
+# The builtins as they were at import: a function that captured `len` (``def f(s, len=len)``)
+# keeps calling that one even if the `builtins` module is patched later.
+_PY_RANGE = builtins.range
+_PY_LEN = builtins.len
+_PY_ENUMERATE = builtins.enumerate
+_PY_ZIP = builtins.zip
+_PY_INT = builtins.int
+_PY_FLOAT = builtins.float
+_PY_ABS = builtins.abs
+_PY_PRINT = builtins.print
+
+
 def range_(*args):
     if not _any_symbolic(args):
-        return builtins.range(*args)
+        return _PY_RANGE(*args)
     if len(args) == 1:
         return TensorRange(0, args[0], 1)
     if len(args) == 2:
@@ -75,20 +87,20 @@ def len_(value):
     size = getattr(value, "size", None)
     if callable(size) and hasattr(value, "_components"):  # TensorArray
         return size()
-    return builtins.len(value)
+    return _PY_LEN(value)
 
 
 def enumerate_(iterable, start=0):
     source = indexed_source(iterable)
     if source is None:
-        return builtins.enumerate(iterable, start)
+        return _PY_ENUMERATE(iterable, start)
     return IndexedSource(source.length, lambda i: (i + start, source.element(i)))
 
 
 def zip_(*iterables, **kwargs):
     sources = [indexed_source(it) for it in iterables]
     if all(s is None for s in sources):
-        return builtins.zip(*iterables, **kwargs)
+        return _PY_ZIP(*iterables, **kwargs)
     if any(s is None for s in sources):
         raise TypeError(f"zip() of tensors and Python iterables cannot drive a staged loop "
                         f"(at {current_origin()}); convert the Python values with tf.constant.")
@@ -101,19 +113,19 @@ def zip_(*iterables, **kwargs):
 def int_(x=0, base=None):
     if isinstance(x, Tensor) and base is None:
         return runtime.cast(x, runtime.int32)
-    return builtins.int(x) if base is None else builtins.int(x, base)
+    return _PY_INT(x) if base is None else _PY_INT(x, base)
 
 
 def float_(x=0.0):
     if isinstance(x, Tensor):
         return runtime.cast(x, runtime.float32)
-    return builtins.float(x)
+    return _PY_FLOAT(x)
 
 
 def abs_(x):
     if isinstance(x, Tensor):
         return runtime.abs(x)
-    return builtins.abs(x)
+    return _PY_ABS(x)
 
 
 def print_(*objects, **kwargs):
@@ -122,7 +134,7 @@ def print_(*objects, **kwargs):
     through a py_func). Otherwise it prints now."""
     positions = [i for i, o in enumerate(objects) if isinstance(o, SymbolicTensor)]
     if not positions:
-        return builtins.print(*objects, **kwargs)
+        return _PY_PRINT(*objects, **kwargs)
     kwargs.setdefault("flush", True)
 
     def print_values(*values):
@@ -130,7 +142,7 @@ def print_(*objects, **kwargs):
         for i, v in zip(positions, values):
             v = v.numpy()
             shown[i] = v.decode("utf-8") if isinstance(v, bytes) else v
-        builtins.print(*shown, **kwargs)
+        _PY_PRINT(*shown, **kwargs)
 
     runtime.py_function(print_values, [objects[i] for i in positions], None, name="print")
 

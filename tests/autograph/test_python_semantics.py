@@ -520,3 +520,55 @@ def walrus_in_later_operand(xs):
 ])
 def test_walrus_operands_keep_their_scope(fn, arg):
     assert_python_same(fn, arg)
+
+
+# -- found by converting standard-library modules under their own tests --------------------------
+
+def walrus_in_while_test(items):
+    out = []
+    while (c := items.pop()) != "x":
+        out.append(c)
+    return out, c
+
+
+def annotated_in_branches(xs):
+    for x in xs:
+        if x:
+            y: int = 1
+        else:
+            y: int = 2
+    return y
+
+
+def dict_display_with_unpacking(a):
+    return {"k": 1, **a}
+
+
+def return_inside_a_suppressing_with(d):
+    import contextlib
+    with contextlib.suppress(KeyError):
+        return d["k"]
+    return "missing"
+
+
+def captured_builtin(s, len=len):
+    return len(s)
+
+
+@pytest.mark.parametrize("fn,make_args", [
+    (walrus_in_while_test, lambda: (["x", "a", "b"],)),
+    (annotated_in_branches, lambda: ([1, 0],)),
+    (dict_display_with_unpacking, lambda: ({"z": 2},)),
+    (return_inside_a_suppressing_with, lambda: ({},)),
+    (return_inside_a_suppressing_with, lambda: ({"k": 3},)),
+])
+def test_stdlib_constructs(fn, make_args):
+    assert convert(fn)(*make_args()) == fn(*make_args())
+
+
+def test_a_captured_builtin_stays_the_captured_one(monkeypatch):
+    import builtins
+    converted = convert(captured_builtin)
+    assert converted("warm") == 4
+    monkeypatch.setattr(builtins, "len", lambda s: 99)
+    assert converted("abc") == captured_builtin("abc") == 3
