@@ -70,12 +70,31 @@ def symbol_expr(symbol: str, store: bool = False):
 def accessors(names, fa: FunctionAnalysis, namer) -> tuple[list, str, str]:
     """``def get_state(): ...`` and ``def set_state(vars_): ...`` for ``names``."""
     get_name, set_name = namer.new("get_state"), namer.new("set_state")
-    values = templates.make(gast.Tuple, elts=[symbol_expr(n) for n in names], ctx=templates.LOAD)
+    values = templates.make(gast.Tuple, elts=[_load(n) for n in names], ctx=templates.LOAD)
     targets = templates.make(gast.Tuple, elts=[symbol_expr(n, store=True) for n in names],
                              ctx=templates.STORE)
     getter = templates.replace("def get_state():\n    return values",
                                get_state=get_name, values=values)
-    if len(names) == 1:  # `x = vars_[0]` reads better than `x, = vars_`
+    if any(is_composite(n) for n in names):  # (one may not exist on every path)
+        stores = []
+        for k, n in enumerate(names):
+            value = templates.replace_as_expression("vars_[k]", k=templates.constant(k))
+            if not is_composite(n):
+                stores += templates.replace("target = value", target=symbol_expr(n, store=True),
+                                            value=value)
+                continue
+            # an undefined composite is removed again (the other branch, traced first, may
+            # have created it in the shared object)
+            gone = templates.make(gast.Delete, targets=[_as_del(symbol_expr(n))])
+            stores += templates.replace(
+                "if not ag__.is_undefined(value):\n    target = value\n"
+                "else:\n    try:\n        gone\n"
+                "    except (KeyError, IndexError, AttributeError):\n        pass",
+                target=symbol_expr(n, store=True), value=value, gone=gone)
+        setter = templates.replace("def set_state(vars_):\n    decls\n    stores",
+                                   set_state=set_name, decls=declarations(names, fa),
+                                   stores=stores)
+    elif len(names) == 1:  # `x = vars_[0]` reads better than `x, = vars_`
         setter = templates.replace("def set_state(vars_):\n    decls\n    target = vars_[0]",
                                    set_state=set_name, decls=declarations(names, fa),
                                    target=symbol_expr(names[0], store=True))
@@ -84,6 +103,20 @@ def accessors(names, fa: FunctionAnalysis, namer) -> tuple[list, str, str]:
                                    set_state=set_name, decls=declarations(names, fa),
                                    targets=targets)
     return mark_generated(getter + setter), get_name, set_name
+
+
+def _as_del(expr):
+    expr.ctx = gast.Del()
+    return expr
+
+
+def _load(symbol: str):
+    """A read of ``symbol`` for ``get_state``: a composite one may not exist yet."""
+    if not is_composite(symbol):
+        return symbol_expr(symbol)
+    return templates.replace_as_expression("ag__.ldu(lambda: value, name)",
+                                           value=symbol_expr(symbol),
+                                           name=templates.constant(symbol))
 
 
 def undefined_inits(names, defined, fa: FunctionAnalysis) -> list:

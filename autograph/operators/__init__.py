@@ -16,7 +16,7 @@ from autograph.operators.lists import list_append  # noqa: F401
 from autograph.operators.logical import and_, compare_chain, if_exp, not_, or_  # noqa: F401
 from autograph.operators.py_builtins import (abs_, enumerate_, float_, int_, len_,  # noqa: F401
                                              range_, zip_)
-from autograph.operators.variables import Undefined, ld  # noqa: F401
+from autograph.operators.variables import Undefined, is_undefined, ld, ldu  # noqa: F401
 
 # Frames of the converter and of these operators are never the user's code.
 _register_internal_dir(_os.path.dirname(_os.path.dirname(_os.path.abspath(__file__))))

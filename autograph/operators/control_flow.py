@@ -133,8 +133,10 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
     result = runtime.cond(cond, branch(body, "true"), branch(orelse, "false"),
                           output_names=_flat_names(out_names, init))
     final = list(init)
-    for i in range(len(out_names)):
+    for i, name in enumerate(out_names):
         t = seen["true"][i]
+        if is_undefined(t) and not is_undefined(init[i]):  # (`del` in both branches)
+            _refuse_one_sided(name, "main", where)
         final[i] = t if is_undefined(t) else result[i]
     if set_state is not None:
         set_state(tuple(final))
@@ -352,8 +354,8 @@ def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts
         if type(cond) is SymbolicTensor or (type(cond) not in (bool, int)
                                             and _symbolic(cond) is not None):
             raise NotImplementedError(
-                f"The condition of the while loop at {where} started as non-Tensor, then "
-                "changed to Tensor. This may happen either because variables changed type, "
+                f"The condition of while loop started as non-Tensor, then changed to Tensor "
+                f"(the loop at {where}). This may happen either because variables changed type, "
                 "or when a break or return statement inside the loop depends on a Tensor "
                 "condition. In both cases, changing to a TF loop should remove the error: "
                 "make the loop condition a tensor from the start (for example "

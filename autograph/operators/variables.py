@@ -48,3 +48,13 @@ def ld(value):
     if type(value) is Undefined:
         raise value.error()
     return value
+
+
+def ldu(load, name: str):
+    """Loads a composite symbol (``x['b']``, ``obj.attr``) that may not exist yet: its value,
+    or ``Undefined(name)`` when the key, attribute or item is missing (state of converted
+    control flow that only some paths create)."""
+    try:
+        return load()
+    except (NameError, KeyError, AttributeError, IndexError):
+        return Undefined(name)

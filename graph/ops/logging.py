@@ -79,13 +79,22 @@ def _assert_infer(inputs, attrs):
     return []
 
 
+_C_ESCAPES = str.maketrans({"\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n",
+                            "\r": "\\r", "\t": "\\t"})
+
+
+def _c_escape(text: str) -> str:
+    return text.translate(_C_ESCAPES)
+
+
 def assertion_message(data, summarize: int = 3) -> str:
     parts = []
     for value in data:
         arr = np.asarray(value)
-        if arr.dtype == object and arr.ndim == 0:  # a string: printed as is
+        if arr.dtype == object and arr.ndim == 0:  # a string: C-escaped, as TensorFlow shows it
             v = arr[()]
-            parts.append(f"[{v.decode('utf-8', errors='replace') if isinstance(v, bytes) else v}]")
+            text = v.decode('utf-8', errors='replace') if isinstance(v, bytes) else str(v)
+            parts.append(f"[{_c_escape(text)}]")
         else:
             parts.append(f"[{summarize_value(arr, summarize, print_v2=False)}]")
     return "assertion failed: " + " ".join(parts)
