@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import collections
 import functools
+import logging
 import threading
 import types
-import warnings
 import weakref
 from dataclasses import dataclass
 
@@ -51,14 +51,10 @@ VARIABLE_CREATION_ERROR = (
     "tf.Variable is only created once or created outside tf.function. See "
     "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
 
-# TensorFlow warns when this many of the last calls traced (per Python function).
+# TensorFlow logs a warning when this many of the last calls traced (per Python function).
 FREQUENT_TRACING_THRESHOLD = 5
-FREQUENT_TRACING_WINDOW = 10
-FREQUENT_TRACING_MAX_WARNINGS = 2
-
-
-class RetracingWarning(UserWarning):
-    """A Function traced again and again: the arguments change in a way that defeats the cache."""
+FREQUENT_TRACING_HISTORY = 10
+_log = logging.getLogger("tensorflow")  # (users' filters for TensorFlow's logger apply)
 
 
 class FunctionRecursionError(StagingError, RecursionError):
@@ -162,37 +158,44 @@ def _wait_for(flight: _Flight, me: int) -> bool:
 # -- the frequent-retracing warning -------------------------------------------------------
 
 class _TracingDetector:
-    """Counts calls and traces of one Python function, across its Function objects."""
+    """TensorFlow's frequent-tracing detector for one Python function, across its Function
+    objects: the calls of the last traces (at most ``FREQUENT_TRACING_HISTORY`` calls
+    back, counted per trace); when ``FREQUENT_TRACING_THRESHOLD`` of them traced, each new
+    trace logs one warning."""
 
-    __slots__ = ("calls", "trace_calls", "warnings")
+    __slots__ = ("calls", "counted", "total", "per_trace")
 
     def __init__(self):
-        self.calls = 0
-        self.trace_calls: collections.deque = collections.deque()
-        self.warnings = 0
+        self.calls = 0  # every call (a plain counter: cache hits only increment it)
+        self.counted = 0  # calls already attributed to a trace
+        self.total = 0  # calls in the history
+        self.per_trace: collections.deque = collections.deque()
 
     def traced(self, function_name: str, reason: str) -> None:
-        trace_calls = self.trace_calls
-        trace_calls.append(self.calls)
-        while trace_calls and self.calls - trace_calls[0] >= FREQUENT_TRACING_WINDOW:
-            trace_calls.popleft()
-        if len(trace_calls) < FREQUENT_TRACING_THRESHOLD:
+        since = self.calls - self.counted  # this call and the hits since the last trace
+        self.counted = self.calls
+        if since > 1:
+            if self.per_trace:
+                self.per_trace[-1] += since - 1
+            else:
+                self.per_trace.append(since - 1)
+        self.per_trace.append(1)
+        self.total += since
+        while self.per_trace and self.total - self.per_trace[0] > FREQUENT_TRACING_HISTORY:
+            self.total -= self.per_trace.popleft()
+        if len(self.per_trace) < FREQUENT_TRACING_THRESHOLD:
             return
-        if self.warnings >= FREQUENT_TRACING_MAX_WARNINGS:
-            return
-        self.warnings += 1
-        window = self.calls - trace_calls[0] + 1
-        warnings.warn(
-            f"{len(trace_calls)} out of the last {window} calls to {function_name} triggered "
-            "tf.function retracing. Tracing is expensive and the excessive number of tracings "
-            "could be due to (1) creating @tf.function repeatedly in a loop, (2) passing tensors "
-            "with different shapes, (3) passing Python objects instead of tensors. For (1), "
-            "please define your @tf.function outside of the loop. For (2), @tf.function has "
-            "reduce_retracing=True option that can avoid unnecessary retracing. For (3), please "
-            "refer to https://www.tensorflow.org/guide/function#controlling_retracing and "
-            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.\n"
-            f"The latest retrace happened because {reason}.",
-            RetracingWarning, stacklevel=5)
+        _log.warning(
+            f"{len(self.per_trace)} out of the last {self.total} calls to {function_name} "
+            "triggered tf.function retracing. Tracing is expensive and the excessive number of "
+            "tracings could be due to (1) creating @tf.function repeatedly in a loop, (2) "
+            "passing tensors with different shapes, (3) passing Python objects instead of "
+            "tensors. For (1), please define your @tf.function outside of the loop. For (2), "
+            "@tf.function has reduce_retracing=True option that can avoid unnecessary "
+            "retracing. For (3), please refer to "
+            "https://www.tensorflow.org/guide/function#controlling_retracing and "
+            "https://www.tensorflow.org/api_docs/python/tf/function for  more details. "
+            f"(The latest retrace happened because {reason}.)")
 
 
 _detectors: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -449,7 +452,7 @@ class Function:
         if why != "call":
             return why
         if not self._traces:
-            if self._detector.trace_calls:
+            if self._detector.per_trace:
                 return ("a new tf.function was made for the same Python function (its first call "
                         "traces); create the tf.function once, outside the loop")
             return "it was the first call"

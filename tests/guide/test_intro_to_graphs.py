@@ -7,7 +7,6 @@ import pytest
 
 import autograph as tf
 
-pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
 
 def expect(text: str) -> str:

@@ -4,7 +4,6 @@ import pytest
 
 import autograph as tf
 
-pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
 
 def f(x, y):

@@ -13,7 +13,6 @@ import autograph as tf
 from tests.guide import globals_examples
 from tests.guide.helpers import assert_raises, caught
 
-pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
 
 def expect(text: str) -> str:

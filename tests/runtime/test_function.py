@@ -7,11 +7,10 @@ import pytest
 
 import runtime as rt
 from graph.errors import InvalidArgumentError
-from runtime.function import Function, FunctionRecursionError, RetracingWarning
+from runtime.function import Function, FunctionRecursionError
 from runtime.signature import InputSignatureError
 from runtime.tensor_spec import TensorSpec
 
-pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
 
 def traced(fn=None, **kw):
@@ -237,28 +236,39 @@ def test_reduce_retracing_generalizes_to_unknown_dimensions():
     assert shapes == ["(1,)", "(None,)"]
 
 
-def test_frequent_retracing_warns_and_says_which_argument_changed():
+def test_frequent_retracing_logs_one_warning_and_says_which_argument_changed(caplog):
     f = Function(lambda n: rt.constant(n))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with caplog.at_level("WARNING", logger="tensorflow"):
         for n in range(6):
             f(n)
-    messages = [str(w.message) for w in caught if w.category is RetracingWarning]
-    assert messages, "expected a retracing warning"
+    messages = [r.getMessage() for r in caplog.records if r.name == "tensorflow"]
+    assert len(messages) == 2  # the 5th and the 6th trace, as TensorFlow's detector logs
     assert messages[0].startswith("5 out of the last 5 calls to ")
-    assert "triggered tf.function retracing" in messages[0]
+    assert messages[1].startswith("6 out of the last 6 calls to ")
+    assert "triggered tf.function retracing" in messages[0] and "\n" not in messages[0]
     assert "n: Python int 3 → 4; pass a tensor to reuse the trace" in messages[0]
     assert len(f.trace_log) == 6
     assert f.trace_log[0].reason == "it was the first call"
     assert f.trace_log[2].reason == "n: Python int 1 → 2; pass a tensor to reuse the trace"
 
 
-def test_no_warning_when_calls_hit_the_cache():
+def test_retracing_among_cache_hits_follows_tensorflows_history(caplog):
     f = Function(lambda x: x + 1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", RetracingWarning)
+    with caplog.at_level("WARNING", logger="tensorflow"):
         for i in range(30):
-            f(rt.constant(i))
+            f(rt.constant(i))  # one trace, then hits: no warning
+        for size in range(1, 4):  # 4 traces so far: below the threshold
+            f(rt.constant([0] * size))
+            f(rt.constant([0] * size))
+        assert not [r for r in caplog.records if r.name == "tensorflow"]
+        for _ in range(11):  # more than the history's 10 calls: the old traces drop out
+            f(rt.constant([0]))
+        f(rt.constant([0] * 4))
+        assert not [r for r in caplog.records if r.name == "tensorflow"]
+        for size in range(5, 9):
+            f(rt.constant([0] * size))
+    messages = [r.getMessage() for r in caplog.records if r.name == "tensorflow"]
+    assert messages and messages[0].startswith("5 out of the last 17 calls to ")
 
 
 def test_trace_log_explains_shape_changes():

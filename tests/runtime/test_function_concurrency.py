@@ -17,7 +17,6 @@ from runtime import function as function_module
 from runtime.function import Function, FunctionRecursionError
 from runtime.tensor_spec import TensorSpec
 
-pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
 JOIN_TIMEOUT = 5.0     # seconds: only reached when something hangs
 ARRIVE = 0.05          # seconds a trace lingers so that the other threads reach the miss

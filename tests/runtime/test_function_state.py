@@ -9,7 +9,6 @@ import runtime as rt
 from runtime.errors import LeakedTensorError
 from runtime.function import VARIABLE_CREATION_ERROR, Function
 
-pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
 
 def test_variables_are_read_live():
