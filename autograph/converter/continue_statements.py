@@ -28,7 +28,7 @@ class ContinueTransformer(StatementTransformer):
             return templates.replace("flag = True", flag=flag)
 
         lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Continue), replacement,
-                                       flag, into_loops=False)
+                                       flag, into_loops=False, namer=self.ctx.namer)
         body = lowering.block(node.body)
         if lowering.guarded:
             body = templates.located(templates.replace("flag = False", flag=flag), node) + body

@@ -27,7 +27,9 @@ class BlockLowering:
     (true for ``return``; a ``break`` belongs to its innermost loop).
     """
 
-    def __init__(self, is_jump: Callable, replacement: Callable, flag: str, into_loops: bool):
+    def __init__(self, is_jump: Callable, replacement: Callable, flag: str, into_loops: bool,
+                 namer=None):
+        self.namer = namer  # (fresh names for flags pending across a `finally`)
         self.is_jump = is_jump
         self.replacement = replacement
         self.flag = flag
@@ -131,11 +133,23 @@ class BlockLowering:
                 self.guarded = True
                 s.orelse = templates.replace("if not flag:\n    orelse", flag=self.flag,
                                              orelse=s.orelse)
+            jumps_in_final = self.status(s.finalbody)
             self.in_finally += 1
             try:
                 s.finalbody = self.block(s.finalbody)
             finally:
                 self.in_finally -= 1
+            if jumps_in_final and self.namer is not None:
+                # `finally` runs whatever jump is pending: its own guards and loops see the
+                # flag false, and the pending jump goes on unless `finally` jumps itself
+                pending = self.namer.new(self.flag + "_pending")
+                s.finalbody = (
+                    templates.replace("pending = flag\nflag = False", pending=pending,
+                                      flag=self.flag)
+                    + s.finalbody
+                    + templates.replace("if not flag:\n    flag = pending", pending=pending,
+                                        flag=self.flag))
+                self.guarded = True
             for h in s.handlers:
                 h.body = self.block(h.body) or [gast.Pass()]
             templates.located(s.body + s.orelse, s)

@@ -33,7 +33,7 @@ def _convert(fn, ctx):
                                  retval_=retval, value=value)
 
     lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Return), replacement, do_return,
-                                   into_loops=True)
+                                   into_loops=True, namer=ctx.namer)
     always = lowering.status(fn.body) == jumps.ALWAYS
     body = lowering.block(fn.body)
     for loop in lowering.loops_with_jumps:

@@ -572,3 +572,42 @@ def test_a_captured_builtin_stays_the_captured_one(monkeypatch):
     assert converted("warm") == 4
     monkeypatch.setattr(builtins, "len", lambda s: 99)
     assert converted("abc") == captured_builtin("abc") == 3
+
+
+# -- a finally runs its own loops and guards whatever jump is pending -----------------------------
+
+def loop_in_finally_returns_over_a_pending_return(x):
+    c = 1
+    try:
+        try:
+            return c
+        finally:
+            c = 0
+    finally:
+        w = 0
+        while w < x:
+            w += 1
+            return c
+
+
+def loop_with_break_in_finally_after_a_pending_break(n):
+    out = []
+    for i in range(n):
+        try:
+            if i == 1:
+                break
+        finally:
+            for j in range(3):
+                if j == 1:
+                    break
+                out.append((i, j))
+    return out
+
+
+@pytest.mark.parametrize("fn,args", [
+    (loop_in_finally_returns_over_a_pending_return, (1,)),
+    (loop_in_finally_returns_over_a_pending_return, (0,)),
+    (loop_with_break_in_finally_after_a_pending_break, (3,)),
+])
+def test_finally_sees_its_own_jumps_only(fn, args):
+    assert_python_same(fn, *args)
