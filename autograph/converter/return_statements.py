@@ -43,9 +43,16 @@ def _convert(fn, ctx):
     if not always:
         head += templates.replace("retval_ = None", retval_=retval)
     tail = templates.replace("return retval_", retval_=retval)
-    fn.body = templates.located(head, fn.body[0]) + body + templates.located(tail, fn.body[-1])
+    docstring = body[:1] if body and _is_docstring(body[0]) else []  # (stays first: __doc__)
+    fn.body = (docstring + templates.located(head, fn.body[0]) + body[len(docstring):]
+               + templates.located(tail, fn.body[-1]))
     _drop_pending_return(fn, do_return, retval)
     jumps.remove_unread_flag(fn, do_return)
+
+
+def _is_docstring(stmt) -> bool:
+    return (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant)
+            and isinstance(stmt.value.value, str))
 
 
 def _drop_pending_return(fn, do_return: str, retval: str) -> None:

@@ -611,3 +611,17 @@ def loop_with_break_in_finally_after_a_pending_break(n):
 ])
 def test_finally_sees_its_own_jumps_only(fn, args):
     assert_python_same(fn, *args)
+
+
+def nested_docstring(x):
+    def inner(m):
+        """Inner's docstring."""
+        for i in range(m):
+            if i > 1:
+                return i
+        return -1
+    return inner.__doc__, inner(x)
+
+
+def test_docstring_stays_first_in_converted_functions():
+    assert_python_same(nested_docstring, 3)
