@@ -66,6 +66,8 @@ def _is_library(fn) -> bool:
 
 def _is_library_file(filename: str) -> bool:
     from runtime.origin import _is_internal
+    if filename.startswith("<frozen"):  # the stdlib's frozen modules (os.path, codecs...)
+        return True
     if filename.startswith("<"):
         return False
     filename = os.path.abspath(filename)

@@ -625,3 +625,13 @@ def nested_docstring(x):
 
 def test_docstring_stays_first_in_converted_functions():
     assert_python_same(nested_docstring, 3)
+
+
+def joins(p):
+    import os
+    return os.path.join(p, "x")
+
+
+def test_frozen_stdlib_functions_run_as_they_are(recwarn):
+    assert convert(joins)("a") == joins("a")
+    assert not [w for w in recwarn if "could not convert" in str(w.message)]
