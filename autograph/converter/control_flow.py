@@ -289,9 +289,27 @@ class ControlFlowTransformer(StatementTransformer):
                                loop_body=body_name)
 
 
+def _bind_checked(fn, fa: FunctionAnalysis) -> None:
+    """``x = ag__.Undefined('x')`` first for the locals that ``ag__.ld`` checks: a checked
+    read inside a generated function reads a closure cell, and an unbound cell would raise
+    NameError before ``ld`` could raise Python's UnboundLocalError."""
+    names = sorted({n.id for n in fa.flagged_loads if isinstance(n, gast.Name)}
+                   & (fa.locals - fa.params))
+    if not names:
+        return
+    inits = []
+    for name in names:
+        inits += templates.replace("name = ag__.Undefined(label)", name=name,
+                                   label=templates.constant(name))
+    first = 1 if fn.body and isinstance(fn.body[0], gast.Expr) and isinstance(
+        fn.body[0].value, gast.Constant) and isinstance(fn.body[0].value.value, str) else 0
+    fn.body[first:first] = templates.located(inits, fn.body[0])
+
+
 def transform(tree, ctx):
     for fn in user_functions(tree, ctx):
         fa = FunctionAnalysis(fn, walrus=ctx.namer.has_walrus)
+        _bind_checked(fn, fa)
         _check_loads(fa.flagged_loads)
         fn.body = ControlFlowTransformer(ctx, fa).visit_block(fn.body)
     return tree

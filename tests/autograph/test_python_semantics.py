@@ -635,3 +635,18 @@ def joins(p):
 def test_frozen_stdlib_functions_run_as_they_are(recwarn):
     assert convert(joins)("a") == joins("a")
     assert not [w for w in recwarn if "could not convert" in str(w.message)]
+
+
+def unbound_after_a_handler(x):
+    try:
+        t = 10 // x
+    except ZeroDivisionError:
+        if x > 5:
+            return 0
+    return t
+
+
+def test_a_checked_read_in_generated_code_is_an_unbound_local_error():
+    assert_python_same(unbound_after_a_handler, 2)
+    with pytest.raises(UnboundLocalError, match="'t' is used before assignment"):
+        convert(unbound_after_a_handler)(0)
