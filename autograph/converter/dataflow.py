@@ -54,7 +54,14 @@ class FunctionAnalysis:
         self.locals = (assigned | self.params) - self.globals - self.nonlocals
         # Names whose value can be observed after the function returns, or by closures.
         self.escaping = self.globals | self.nonlocals | nested_scope_reads(fn)
-        self._live_block(fn.body, set(self.escaping))
+        self._scopes = _nested_scopes(fn)  # (scope node, names it reads from fn)
+        self._escaping_for: dict = {}
+        self._in_loops = {id(n) for loop in _walk_statements(fn.body)
+                          if isinstance(loop, (gast.While, gast.For))
+                          for n in _walk_statements(loop.body + loop.orelse)}
+        # (what closures read is not live everywhere: escaping_for() adds it per statement)
+        self._exits = self.globals | self.nonlocals
+        self._live_block(fn.body, set(self._exits))
         self._defined_block(fn.body, set(self.params))
         self._may_block(fn.body, set(self.params))
 
@@ -179,7 +186,7 @@ class FunctionAnalysis:
             body_in = self._live_block(s.body, orelse | handlers | final)
             return body_in | handlers | final
         if isinstance(s, (gast.Return, gast.Raise)):
-            return self.reads(s) | self.escaping
+            return self.reads(s) | self._exits
         if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
             return (out - {s.name}) | self.reads(s)
         if isinstance(s, (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.Import,
@@ -257,13 +264,31 @@ class FunctionAnalysis:
     # statement assigns but does not carry is a fresh local of that function, unbound where
     # it starts and gone after it (`_inits` must then bind it inside the function).
 
+    def escaping_for(self, s) -> set:
+        """Names whose value closures can observe while the ``if``/loop ``s`` runs as
+        generated functions: read by a nested def/lambda outside ``s``, or, in a loop,
+        inside it (a closure made in one iteration sees the next); plus globals and
+        nonlocals. A closure made in a branch of an ``if`` and reading what that branch
+        assigns sees the branch function's own variable, as Python's would."""
+        found = self._escaping_for.get(id(s))
+        if found is None:
+            in_a_loop = isinstance(s, (gast.While, gast.For)) or id(s) in self._in_loops
+            inside = set() if in_a_loop else {id(n) for n in _walk(s)}
+            found = set(self.globals | self.nonlocals)
+            for scope, names in self._scopes:
+                if id(scope) not in inside:
+                    found |= names
+            self._escaping_for[id(s)] = found
+        return found
+
     def state_names(self, s) -> set:
         """The plain names the converted ``if``/loop ``s`` carries (``state.select_state``)."""
         if isinstance(s, gast.If):
             relevant = s.ag_live_out | s.ag_live_body_in | s.ag_live_orelse_in
         else:
             relevant = s.ag_live_head
-        return {n for n in self.modified(s) if n in relevant or n in self.escaping}
+        escaping = self.escaping_for(s)
+        return {n for n in self.modified(s) if n in relevant or n in escaping}
 
     def _may_block(self, stmts, d: set) -> set:
         for s in stmts:
@@ -301,3 +326,46 @@ class FunctionAnalysis:
         for n in self._scan(node)[0]:
             if n.id in local and n.id not in defined and isinstance(n.ctx, gast.Load):
                 self.flagged_loads.append(n)
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        for v in n.__dict__.values():
+            if isinstance(v, list):
+                stack.extend(c for c in v if isinstance(c, gast.AST))
+            elif isinstance(v, gast.AST):
+                stack.append(v)
+
+
+def _nested_scopes(fn) -> list:
+    """(def/lambda/class node, the names it reads) for the scopes nested in ``fn``."""
+    out = []
+    stack = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
+            out.append((node, reads(node)))
+            continue
+        if isinstance(node, (gast.Name, gast.Constant)):
+            continue
+        for v in node.__dict__.values():
+            if isinstance(v, list):
+                stack.extend(c for c in v if isinstance(c, gast.AST))
+            elif isinstance(v, gast.AST):
+                stack.append(v)
+    return out
+
+
+def _walk_statements(stmts):
+    """Every statement in ``stmts``, nested blocks included (not nested scopes)."""
+    stack = list(stmts)
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            continue
+        for f in ("body", "orelse", "finalbody", "handlers"):
+            stack.extend(getattr(n, f, None) or [])

@@ -32,12 +32,13 @@ def select_state(node, relevant: set, fa: FunctionAnalysis) -> list[str]:
     statement assigns, if the function can rebind it (staged, each branch changes a copy).
     """
     plain = set(fa.modified(node))
+    escaping = fa.escaping_for(node)
     out = []
     for s in fa.modified(node, composite=True):
         if is_composite(s):
             if _base(s) not in plain:
                 out.append(s)
-        elif s in relevant or s in fa.escaping:
+        elif s in relevant or s in escaping:
             if s in plain or s in fa.locals or s in fa.globals or s in fa.nonlocals:
                 out.append(s)
     return out

@@ -650,3 +650,43 @@ def test_a_checked_read_in_generated_code_is_an_unbound_local_error():
     assert_python_same(unbound_after_a_handler, 2)
     with pytest.raises(UnboundLocalError, match="'t' is used before assignment"):
         convert(unbound_after_a_handler)(0)
+
+
+# -- closures: state only where a closure can observe it -----------------------------------------
+
+def def_and_lambda_in_a_branch(x):
+    if x > 0:
+        def h():
+            return 3
+        g = lambda: h()  # noqa: E731
+        x = g()
+    return x
+
+
+def late_binding_in_a_loop(xs):
+    fs = []
+    for x in xs:
+        if x > 0:
+            k = x
+            fs.append(lambda: k)
+    return [f() for f in fs]
+
+
+def closure_made_before_the_if(c):
+    n = 1
+    get = lambda: n  # noqa: E731
+    if c:
+        n = 2
+    return get()
+
+
+@pytest.mark.parametrize("fn,args", [
+    (def_and_lambda_in_a_branch, (3,)), (late_binding_in_a_loop, ([1, 2, -1, 3],)),
+    (closure_made_before_the_if, (1,)), (closure_made_before_the_if, (0,)),
+])
+def test_closures_see_what_python_shows_them(fn, args):
+    assert_python_same(fn, *args)
+
+
+def test_a_function_defined_in_a_staged_branch_is_not_carried():
+    assert int(tf.function(def_and_lambda_in_a_branch)(tf.constant(3))) == 3
