@@ -278,6 +278,9 @@ class FunctionAnalysis:
             for scope, names in self._scopes:
                 if id(scope) not in inside:
                     found |= names
+            if in_a_loop:  # (a function `def`ined in each iteration is not late-bound state)
+                found -= {n.name for n in _walk_statements([s]) if n is not s and isinstance(
+                    n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef))}
             self._escaping_for[id(s)] = found
         return found
 

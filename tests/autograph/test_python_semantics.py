@@ -690,3 +690,18 @@ def test_closures_see_what_python_shows_them(fn, args):
 
 def test_a_function_defined_in_a_staged_branch_is_not_carried():
     assert int(tf.function(def_and_lambda_in_a_branch)(tf.constant(3))) == 3
+
+
+def test_a_function_defined_in_a_staged_loop_is_not_carried():
+    @tf.function
+    def f(x):
+        s = 0
+        for q in tf.range(x):
+            if q > 0:
+                def h():
+                    return 3
+                g = lambda: h()  # noqa: E731
+                s += g()
+        return s
+
+    assert int(f(tf.constant(3))) == 6
