@@ -3,7 +3,7 @@
 A converted module holds functions whose bodies are already converted
 (they call ``ag__.if_stmt`` and friends, importing ``autograph.operators``
 as the local ``ag__``). ``converted`` marks them so the converter never
-converts them a second time (``tf.function`` and ``ag__.converted_call``
+converts them a second time (``tf.function`` and ``ag__.converted``
 both check the mark); ``function`` is ``tf.function`` for such a function
 (``autograph convert --wrap-all``), so that calling it traces and caches
 exactly as the original decorated with ``tf.function`` would. ``source_map``

@@ -1,6 +1,7 @@
-"""Calls → ``ag__.converted_call(f, args, kwargs)``.
+"""Calls ``f(x, k=v)`` → ``ag__.converted(f)(x, k=v)``.
 
-``converted_call`` decides at run time: user functions are converted too,
+The arguments stay as written and the call stays in the user's frame. ``converted``
+decides at run time: user functions are converted too,
 library functions run as they are, and some builtins get tensor-aware
 versions. Calls of builtins that need no conversion (``print``, ``str``,
 exception classes...) stay plain calls, so converted code reads like the
@@ -48,17 +49,8 @@ class CallTreeTransformer(Transformer):
         self.generic_visit(node)
         if self._plain(node.func):
             return node
-        args = templates.make(gast.Tuple, elts=node.args, ctx=templates.LOAD)
-        if node.keywords:
-            kwargs = gast.Dict(
-                keys=[None if k.arg is None else templates.constant(k.arg)
-                      for k in node.keywords],
-                values=[k.value for k in node.keywords])
-        else:
-            kwargs = templates.constant(None)
-        new = templates.replace_as_expression("ag__.converted_call(func, args, kwargs)",
-                                              func=node.func, args=args, kwargs=kwargs)
-        return templates.located(new, node)
+        node.func = templates.replace_as_expression("ag__.converted(func)", func=node.func)
+        return node
 
 
 def shadowed_builtins(ctx) -> set[str]:

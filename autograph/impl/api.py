@@ -27,7 +27,7 @@ from autograph.errors import ConversionError
 _lock = threading.RLock()
 _code_cache: dict = {}  # (code object, options) -> LoadedCode
 _fn_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # fn -> {options: fn}
-# The options of the conversion whose code runs: converted_call converts callees alike.
+# The options of the conversion whose code runs: ag__.converted converts callees alike.
 _current_options: contextvars.ContextVar = contextvars.ContextVar("autograph_options",
                                                                   default=DEFAULT)
 _warned: set = set()

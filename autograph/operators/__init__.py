@@ -8,7 +8,7 @@ import os as _os
 
 from runtime.origin import register_internal_dir as _register_internal_dir
 
-from autograph.operators.call import converted_call  # noqa: F401
+from autograph.operators.call import converted, converted_call  # noqa: F401
 from autograph.operators.contexts import with_context  # noqa: F401
 from autograph.operators.control_flow import for_stmt, if_stmt, while_stmt  # noqa: F401
 from autograph.operators.exceptions import assert_stmt  # noqa: F401

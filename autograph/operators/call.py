@@ -1,26 +1,33 @@
-"""``converted_call``: how converted code calls anything.
+"""``converted(f)``: what converted code calls in place of ``f``.
 
-User functions run converted (converted on first call, cached); library
-functions, classes and functions marked ``do_not_convert`` run as they
-are; ``range``, ``len``, ``enumerate``, ``zip``, ``int``, ``float`` and
-``abs`` get their tensor-aware versions.
+Converted code writes a call ``f(x, k=v)`` as ``ag__.converted(f)(x, k=v)``: the call
+itself stays in the user's frame, with the user's arguments as written, so library code
+that looks at its caller (``warnings.warn(stacklevel=...)``, ``sys._getframe`` in
+``namedtuple``, tracebacks) sees the user's function. User functions run converted
+(converted on first call, cached); library functions, classes and functions marked
+``do_not_convert`` run as they are; ``range``, ``len``, ``enumerate``, ``zip``, ``int``,
+``float``, ``abs`` and ``print`` get their tensor-aware versions.
 """
 from __future__ import annotations
 
 from autograph.operators.py_builtins import BUILTIN_OVERRIDES
 
 
-def converted_call(f, args, kwargs=None):
-    """``f(*args, **kwargs)``, with ``f`` converted when it is user code."""
+def converted(f):
+    """The callable that runs ``f``: its converted twin when it is user code."""
     try:
         override = BUILTIN_OVERRIDES.get(f)
     except TypeError:  # unhashable callable
         override = None
     if override is not None:
-        target = override
-    else:
-        from autograph.impl.api import converted_callable
-        target = converted_callable(f)
+        return override
+    from autograph.impl.api import converted_callable
+    return converted_callable(f)
+
+
+def converted_call(f, args, kwargs=None):
+    """``f(*args, **kwargs)``, with ``f`` converted when it is user code (TensorFlow's name)."""
+    target = converted(f)
     if kwargs:
         return target(*args, **kwargs)
     return target(*args)

@@ -1,6 +1,6 @@
 """Tensor-aware versions of Python builtins that converted code calls.
 
-``converted_call`` routes ``range``, ``len``, ``enumerate``, ``zip``,
+``converted`` routes ``range``, ``len``, ``enumerate``, ``zip``,
 ``int``, ``float`` and ``abs`` here. Python arguments keep Python's
 behaviour exactly; symbolic tensors get what TensorFlow gives them.
 """

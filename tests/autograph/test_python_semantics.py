@@ -705,3 +705,21 @@ def test_a_function_defined_in_a_staged_loop_is_not_carried():
         return s
 
     assert int(f(tf.constant(3))) == 6
+
+
+# -- calls stay in the user's frame ----------------------------------------------------------------
+
+def makes_a_namedtuple(x):
+    import collections
+    if x:
+        pass
+    return collections.namedtuple("Point", "x y").__module__
+
+
+def test_library_calls_see_the_users_frame():
+    assert convert(makes_a_namedtuple)(1) == makes_a_namedtuple(1) == __name__
+
+
+def test_calls_keep_their_arguments_as_written():
+    code = tf.autograph.to_code(makes_a_namedtuple)
+    assert "ag__.converted(collections.namedtuple)('Point', 'x y').__module__" in code

@@ -139,7 +139,7 @@ def test_library_managers_span_staged_code():
 
 def test_to_code_wraps_only_withs_around_control_flow():
     code = to_code(if_in_suppress)
-    assert "with ag__.with_context(ag__.converted_call(contextlib.suppress" in code
+    assert "with ag__.with_context(ag__.converted(contextlib.suppress)" in code
     assert "inside_with=1" in code
     code = to_code(nullcontext_around_loop)
     assert code.count("with_context") == 1  # the first `with` holds no control flow
