@@ -10,6 +10,7 @@ point at the user's file:line).
 """
 from __future__ import annotations
 
+import __future__
 import itertools
 import linecache
 import textwrap
@@ -36,7 +37,16 @@ class LoadedCode:
     text: str
 
 
-def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...]) -> LoadedCode:
+# The `from __future__` features a code object can carry (compile() flags).
+_FUTURE_FLAGS = 0
+for _name in __future__.all_feature_names:
+    _FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
+
+
+def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...],
+                      co_flags: int = 0) -> LoadedCode:
+    """Compiles the converted function with the ``from __future__`` features of the original
+    (``co_flags``), and only those: not this module's."""
     params = ", ".join(["ag__"] + [v for v in freevars if v != "ag__"])
     source, lines = unparse_with_lines(converted.tree)
     body = textwrap.indent(source + "\n", "    ")
@@ -46,7 +56,7 @@ def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...]) -> 
         filename = f"<autograph generated {converted.source.function_name} #{next(_counter)}>"
     register_source_map(filename, source_map(converted, lines, 1))
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    code = compile(text, filename, "exec")
+    code = compile(text, filename, "exec", flags=co_flags & _FUTURE_FLAGS, dont_inherit=True)
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts
                  if isinstance(c, types.CodeType) and c.co_name == converted.name)

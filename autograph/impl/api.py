@@ -83,7 +83,8 @@ def _loaded(fn, options: ConversionOptions):
             loaded = _code_cache.get(key)
             if loaded is None:
                 converted = conversion.convert_function(fn, options)
-                loaded = loader.compile_converted(converted, fn.__code__.co_freevars)
+                loaded = loader.compile_converted(converted, fn.__code__.co_freevars,
+                                                  fn.__code__.co_flags)
                 _code_cache[key] = loaded
     return loaded
 

@@ -723,3 +723,14 @@ def test_library_calls_see_the_users_frame():
 def test_calls_keep_their_arguments_as_written():
     code = tf.autograph.to_code(makes_a_namedtuple)
     assert "ag__.converted(collections.namedtuple)('Point', 'x y').__module__" in code
+
+
+def exec_defines_an_annotated_function():
+    ns = {}
+    exec("def k(x: int): pass", ns)
+    return ns["k"].__annotations__
+
+
+def test_converted_code_keeps_the_users_future_features():
+    # (this module has no `from __future__ import annotations`; the converter's modules do)
+    assert convert(exec_defines_an_annotated_function)() == {"x": int}
