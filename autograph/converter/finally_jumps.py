@@ -14,7 +14,7 @@ where the lowered jump guards the statement as it guards any code after a jump::
     finally:                 →              except E:
         final                                   handler
                                         except BaseException as e:
-                                            exc_ = e
+                                            exc_ = ag__.in_flight(e)
                                         finally:
                                             final
                                             if exc_ is not None:
@@ -56,7 +56,8 @@ class FinallyJumpTransformer(StatementTransformer):
                                     orelse=node.orelse, finalbody=[])]
         new = templates.replace(
             "pending = None\n"
-            "try:\n    inner\nexcept BaseException as caught:\n    pending = caught\n"
+            "try:\n    inner\nexcept BaseException as caught:\n"
+            "    pending = ag__.in_flight(caught)\n"
             "finally:\n    final\n    if pending is not None:\n        raise pending",
             pending=pending, caught=caught, inner=inner, final=node.finalbody)
         return templates.located(new, node)

@@ -1,4 +1,5 @@
-"""``assert`` in converted code: Python's assert, or an Assert op for a tensor test."""
+"""Exceptions in converted code: `assert` (Python's, or an Assert op for a tensor test), and
+exceptions a `finally` that jumps may drop."""
 from __future__ import annotations
 
 import runtime
@@ -21,3 +22,14 @@ def assert_stmt(expression1, expression2=None):
             raise AssertionError()
         raise AssertionError(expression2())
     return None
+
+
+def in_flight(exception: BaseException) -> BaseException:
+    """An exception caught on its way through a ``try`` whose ``finally`` may jump (and so
+    drop it, as Python does): returned, unless it is an error of staging itself (a
+    StagingError, a conversion error), which no jump of the user's may silence."""
+    from autograph.errors import ConversionError
+    from runtime.errors import StagingError
+    if isinstance(exception, (StagingError, ConversionError)):
+        raise exception
+    return exception  # (an UndefinedVariableError is the program's UnboundLocalError)

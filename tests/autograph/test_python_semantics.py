@@ -734,3 +734,24 @@ def exec_defines_an_annotated_function():
 def test_converted_code_keeps_the_users_future_features():
     # (this module has no `from __future__ import annotations`; the converter's modules do)
     assert convert(exec_defines_an_annotated_function)() == {"x": int}
+
+
+def staged_loop_in_try_whose_finally_breaks(x, n):
+    acc = []
+    for v in [x, n]:
+        try:
+            w = 0
+            while w < n:
+                w += 1
+            acc.append(v)
+        finally:
+            break
+    return len(acc)
+
+
+def test_a_jump_in_finally_does_not_silence_a_staging_refusal():
+    # the staged while inside `try` is refused; the `break` in `finally` must not drop that
+    # (it would leave a wrong value in silence)
+    assert_python_same(staged_loop_in_try_whose_finally_breaks, 3, 1)
+    with pytest.raises(tf.errors.StagingError, match="inside a `try`"):
+        tf.function(staged_loop_in_try_whose_finally_breaks)(3, tf.constant(1))
