@@ -312,14 +312,15 @@ def scope_declarations(fn) -> tuple[set[str], set[str]]:
     return globals_, nonlocals
 
 
-def nested_scope_reads(fn) -> set[str]:
-    """Names that nested functions/lambdas/classes in ``fn`` read from ``fn``'s scope."""
-    out: set[str] = set()
+def nested_scopes(fn) -> list:
+    """(def/lambda/class node, the names it reads from ``fn``'s scope) for each scope nested
+    directly or deeper in ``fn``'s statements (not inside those scopes)."""
+    out = []
     stack = list(fn.body)
     while stack:
         node = stack.pop()
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
-            out |= reads(node)
+            out.append((node, reads(node)))
             continue
         if isinstance(node, (gast.Name, gast.Constant)):
             continue

@@ -14,7 +14,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converter.activity import (_target_symbols, modified_names, modified_symbols,
-                                          nested_scope_reads, reads, scope_declarations,
+                                          nested_scopes, reads, scope_declarations,
                                           target_names)
 
 _COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try)
@@ -53,8 +53,7 @@ class FunctionAnalysis:
             assigned.update(self.modified(stmt))  # memoized: the state selection reuses it
         self.locals = (assigned | self.params) - self.globals - self.nonlocals
         # Names whose value can be observed after the function returns, or by closures.
-        self.escaping = self.globals | self.nonlocals | nested_scope_reads(fn)
-        self._scopes = _nested_scopes(fn)  # (scope node, names it reads from fn)
+        self._scopes = nested_scopes(fn)  # (scope node, names it reads from fn)
         self._escaping_for: dict = {}
         self._in_loops = {id(n) for loop in _walk_statements(fn.body)
                           if isinstance(loop, (gast.While, gast.For))
@@ -273,7 +272,7 @@ class FunctionAnalysis:
         found = self._escaping_for.get(id(s))
         if found is None:
             in_a_loop = isinstance(s, (gast.While, gast.For)) or id(s) in self._in_loops
-            inside = set() if in_a_loop else {id(n) for n in _walk(s)}
+            inside = set() if in_a_loop or not self._scopes else {id(n) for n in gast.walk(s)}
             found = set(self.globals | self.nonlocals)
             for scope, names in self._scopes:
                 if id(scope) not in inside:
@@ -329,37 +328,6 @@ class FunctionAnalysis:
         for n in self._scan(node)[0]:
             if n.id in local and n.id not in defined and isinstance(n.ctx, gast.Load):
                 self.flagged_loads.append(n)
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        for v in n.__dict__.values():
-            if isinstance(v, list):
-                stack.extend(c for c in v if isinstance(c, gast.AST))
-            elif isinstance(v, gast.AST):
-                stack.append(v)
-
-
-def _nested_scopes(fn) -> list:
-    """(def/lambda/class node, the names it reads) for the scopes nested in ``fn``."""
-    out = []
-    stack = list(fn.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
-            out.append((node, reads(node)))
-            continue
-        if isinstance(node, (gast.Name, gast.Constant)):
-            continue
-        for v in node.__dict__.values():
-            if isinstance(v, list):
-                stack.extend(c for c in v if isinstance(c, gast.AST))
-            elif isinstance(v, gast.AST):
-                stack.append(v)
-    return out
 
 
 def _walk_statements(stmts):

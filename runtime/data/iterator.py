@@ -172,14 +172,9 @@ def _is_return_value(name: str) -> bool:
     return name.startswith("retval_")
 
 
-def staged_for(handle, spec, extra_test, body, get_state, set_state, symbol_names, opts):
-    """One while_loop running ``body(element)`` for each element the iterator ``handle`` yields.
-
-    Loop state comes from ``get_state()``; a variable undefined before the loop is not
-    carried, except the function's return value (``retval_...``): a ``return`` in the body
-    sets it, so it is a ``Deferred`` slot that the while_loop types from the one trace of
-    the body (and the cond over ``has_next`` fills with zeros on the no-element path).
-    """
+def loop_start(get_state, symbol_names):
+    """(names, values before the loop, the loop's initial values, which of them are carried)
+    for a staged loop over a dataset, an iterator or a ragged tensor's rows."""
     names = list(symbol_names or ())
     init = tuple(get_state()) if get_state is not None else ()
     names += [f"loop_var_{i}" for i in range(len(names), len(init))]
@@ -189,6 +184,18 @@ def staged_for(handle, spec, extra_test, body, get_state, set_state, symbol_name
     for i in carried:
         start[i] = Deferred(_zeros_like) if _is_undefined(init[i]) else \
             _carriable(names[i], init[i])
+    return names, init, start, carried
+
+
+def staged_for(handle, spec, extra_test, body, get_state, set_state, symbol_names, opts):
+    """One while_loop running ``body(element)`` for each element the iterator ``handle`` yields.
+
+    Loop state comes from ``get_state()`` (``loop_start``); a variable undefined before the
+    loop is not carried, except a return value (``retval_...``), which would be a
+    ``Deferred`` slot typed from the one trace of the body — but converted code refuses a
+    ``return`` inside a staged loop before it gets here, as TensorFlow does.
+    """
+    names, init, start, carried = loop_start(get_state, symbol_names)
     final = _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, init,
                          start, carried, opts)
     _install(set_state, init, carried, final)

@@ -2,15 +2,15 @@
 
 The loop state follows the rules of the staged loop over a dataset
 (runtime/data/iterator.py, whose helpers it shares): a variable undefined
-before the loop is not carried, except the function's return value, carried
-as a ``Deferred`` slot that the while loop types from its one trace of the
-body; a Python list the body appends to becomes a staged list.
+before the loop is not carried (a return value would be a ``Deferred`` slot,
+but converted code refuses a ``return`` inside a staged loop before it gets
+here, as TensorFlow does); a Python list the body appends to becomes a
+staged list.
 """
 from __future__ import annotations
 
-from runtime.data.iterator import (_carriable, _conjunction, _install, _is_return_value,
-                                   _is_undefined, _zeros_like)
-from runtime.ops.control_flow import Deferred, while_loop
+from runtime.data.iterator import _conjunction, _install, _is_undefined, loop_start
+from runtime.ops.control_flow import while_loop
 from runtime.ops.core import constant
 from runtime.tensor import Tensor
 
@@ -19,15 +19,7 @@ def staged_index_for(n: Tensor, element, extra_test, body, get_state, set_state,
                      symbol_names, opts) -> None:
     """``for i in range(n): body(element(i))`` as one while_loop, stopping early when
     ``extra_test()`` (a ``break`` or ``return``) is false."""
-    names = list(symbol_names or ())
-    init = tuple(get_state()) if get_state is not None else ()
-    names += [f"loop_var_{i}" for i in range(len(names), len(init))]
-    start = list(init)
-    carried = [i for i, v in enumerate(init)
-               if not _is_undefined(v) or _is_return_value(names[i])]
-    for i in carried:
-        start[i] = Deferred(_zeros_like) if _is_undefined(init[i]) else \
-            _carriable(names[i], init[i])
+    names, init, start, carried = loop_start(get_state, symbol_names)
 
     def cond_fn(itr, *vals):
         _install(set_state, init, carried, vals)
