@@ -289,12 +289,12 @@ class ControlFlowTransformer(StatementTransformer):
                                loop_body=body_name)
 
 
-def _bind_checked(fn, fa: FunctionAnalysis) -> None:
+def _bind_checked(fn, fa: FunctionAnalysis, generated: set) -> None:
     """``x = ag__.Undefined('x')`` first for the locals that ``ag__.ld`` checks: a checked
     read inside a generated function reads a closure cell, and an unbound cell would raise
     NameError before ``ld`` could raise Python's UnboundLocalError."""
     names = sorted({n.id for n in fa.flagged_loads if isinstance(n, gast.Name)}
-                   & (fa.locals - fa.params))
+                   & (fa.locals - fa.params - generated))  # (flags have their own)
     if not names:
         return
     inits = []
@@ -309,7 +309,7 @@ def _bind_checked(fn, fa: FunctionAnalysis) -> None:
 def transform(tree, ctx):
     for fn in user_functions(tree, ctx):
         fa = FunctionAnalysis(fn, walrus=ctx.namer.has_walrus)
-        _bind_checked(fn, fa)
+        _bind_checked(fn, fa, ctx.namer.generated)
         _check_loads(fa.flagged_loads)
         fn.body = ControlFlowTransformer(ctx, fa).visit_block(fn.body)
     return tree

@@ -45,6 +45,7 @@ class Namer:
         self.functions: list = []  # the user's functions to convert, outermost first
         self.has_delete = False
         self.has_walrus = False
+        self.generated: set[str] = set()  # names handed out by new()
         stack = [(tree, False)]
         while stack:
             node, kept = stack.pop()
@@ -83,5 +84,6 @@ class Namer:
             name = f"{base}_{i}"
         self._next[base] = i + 1
         self.used.add(name)
+        self.generated.add(name)
         return name
 
