@@ -37,6 +37,13 @@ from runtime.py_function import py_function  # noqa: F401
 from runtime.trace_type import types  # noqa: F401
 from runtime.gradients import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401
 from runtime import keras, optimizers  # noqa: F401
+from runtime import io, linalg, nn, saved_model, train  # noqa: F401
+# The top-level aliases (tf.einsum, tf.cumsum, tf.map_fn, tf.device...): each module's __all__.
+from runtime.ops.nn_ops import *  # noqa: F401,F403,E402
+from runtime.ops.linalg_ops import *  # noqa: F401,F403,E402
+from runtime.ops.special_ops import *  # noqa: F401,F403,E402
+from runtime.ops.functional_ops import *  # noqa: F401,F403,E402
+from runtime.device import *  # noqa: F401,F403,E402
 
 newaxis = None  # ``x[:, tf.newaxis]``: inserts a dimension of size 1
 from runtime import ragged, sparse  # noqa: F401  (tf.ragged, tf.sparse)

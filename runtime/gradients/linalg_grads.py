@@ -1,0 +1,2 @@
+"""Gradients of the tf.linalg ops."""
+from __future__ import annotations

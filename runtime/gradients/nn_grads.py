@@ -1,0 +1,2 @@
+"""Gradients of the tf.nn ops."""
+from __future__ import annotations

@@ -1,0 +1,2 @@
+"""Gradients of special functions, scans and segment ops."""
+from __future__ import annotations

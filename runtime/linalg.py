@@ -1,0 +1,2 @@
+"""``tf.linalg``."""
+from runtime.ops.linalg_ops import *  # noqa: F401,F403

@@ -1,0 +1,1 @@
+"""``tf.train``: checkpoints of Modules, variables and optimizers."""
