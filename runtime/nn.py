@@ -1,2 +1,2 @@
-"""``tf.nn``."""
-from runtime.ops.nn_ops import *  # noqa: F401,F403
+"""``tf.nn``: TensorFlow's neural-network ops."""
+# from runtime.ops.nn_ops import (relu, softmax, ...)  -- listed explicitly
