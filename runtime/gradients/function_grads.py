@@ -17,6 +17,7 @@ import numpy as np
 from graph.executor import compile_graph
 from graph.ir import Graph
 from runtime import context, nest
+from runtime.concrete_function import CALL_RECORDERS
 from runtime.gradients.backprop import backprop, carries_gradient
 from runtime.gradients.graph_builder import check_replayable, inline, variables_read
 from runtime.gradients.registry import RegisterGradient, VariableHandle
@@ -73,25 +74,47 @@ def _backward(concrete):
                    for g, s in zip(grads, sources)]
     graph.inputs = [t._output for t in inputs + seeds]
     graph.outputs = [t._output for t in results]
-    entry = (compile_graph(graph), [carries_gradient(t) for t in inputs],
-             [carries_gradient(o) for o in outs], [r.dtype for r in results])
+    entry = _Backward(graph, [carries_gradient(t) for t in inputs],
+                      [carries_gradient(o) for o in outs], [r.dtype for r in results])
     _BACKWARD[concrete] = entry
     return entry
 
 
+class _Backward:
+    """The compiled gradient graph of one concrete function.
+
+    It has what a concrete function shows a tape (``graph``, ``name``), so an
+    outer tape that is still recording while an inner one differentiates
+    records the gradient call as one op too, and differentiates it the same
+    way: gradients of gradients of a tf.function call.
+    """
+
+    def __init__(self, graph: Graph, input_mask, output_mask, result_dtypes):
+        self.graph = graph
+        self.name = graph.name
+        self._plan = compile_graph(graph)
+        self.input_mask, self.output_mask = input_mask, output_mask
+        self._dtypes = result_dtypes
+
+    def run(self, feeds) -> list:
+        return [EagerTensor(v, d) for v, d in zip(self._plan(*feeds), self._dtypes)]
+
+
 @RegisterGradient("PartitionedCall")
 def _call_grad(op, *grads):
-    concrete = op.attrs["f"]
-    plan, input_mask, output_mask, result_dtypes = _backward(concrete)
+    backward = _backward(op.attrs["f"])
     n_in = len(op.attrs["feeds"])
-    seeds = [g for g, keep in zip(grads, output_mask) if keep]
-    seed_values = [np.zeros(o.shape.as_tuple(), o.dtype.numpy_dtype) if g is None
-                   else np.asarray(g._value)
-                   for g, o in zip(seeds, [o for o, k in zip(op.outputs, output_mask) if k])]
-    values = plan(*(list(op.attrs["feeds"]) + seed_values))
-    results = [EagerTensor(v, d) for v, d in zip(values, result_dtypes)]
+    float_outs = [o for o, keep in zip(op.outputs, backward.output_mask) if keep]
+    seeds = [g for g, keep in zip(grads, backward.output_mask) if keep]
+    feeds = list(op.attrs["feeds"]) + [
+        np.zeros(o.shape.as_tuple(), o.dtype.numpy_dtype) if g is None else g._value
+        for g, o in zip(seeds, float_outs)]
+    if CALL_RECORDERS:  # an outer tape records this gradient call, as it did the forward one
+        results = CALL_RECORDERS[-1](backward, feeds, backward.run)
+    else:
+        results = backward.run(feeds)
     it = iter(results)
-    in_grads = [next(it) if keep else None for keep in input_mask][:n_in]
+    in_grads = [next(it) if keep else None for keep in backward.input_mask][:n_in]
     return in_grads + list(it)
 
 

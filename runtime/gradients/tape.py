@@ -251,8 +251,9 @@ class GradientTape:
             if not (_is_variable(s) or isinstance(s, Tensor)):
                 raise ValueError(f"GradientTape.gradient: sources must be tensors or variables, "
                                  f"got {s!r} of type {type(s).__name__} at {current_origin()}")
+        flat_targets = nest.flatten(target)
         targets = [t._as_tensor() if _is_variable(t) else convert_to_tensor(t)
-                   for t in nest.flatten(target)]
+                   for t in flat_targets]
         if output_gradients is None:
             seeds = [None] * len(targets)
         else:
@@ -260,6 +261,11 @@ class GradientTape:
                      for g in nest.flatten(output_gradients)]
             if len(seeds) != len(targets):
                 raise ValueError("output_gradients must have one gradient per target")
+        seeds = [array_ops.ones_like(t) if g is None else g for t, g in zip(targets, seeds)]
+        # A variable target is itself: d(v)/d(v) = 1, as TensorFlow gives, not the gradient
+        # of a fresh read of it (which nothing recorded).
+        targets = [VariableHandle(v._resource, v.dtype, v.shape) if _is_variable(v) else t
+                   for v, t in zip(flat_targets, targets)]
         self._used = True
         was = self._is_recording
         if was:
@@ -280,13 +286,16 @@ class GradientTape:
         return nest.pack_sequence_as(sources, result)
 
     def _gradient(self, targets, seeds, sources) -> list:
-        seeds = [array_ops.ones_like(t) if g is None else g for t, g in zip(targets, seeds)]
+        """Backprop from ``targets``; a source that is itself a target gets its seed
+        even when the tape does not watch it (TensorFlow's ``gradient(x, x)`` is 1)."""
+        target_keys = {key_of(t) for t in targets}
         if self._graph is None:
             records = self._records
-            active = [s for s in sources if self._tracks(s)]
+            tracks = self._tracks
         else:
             records = graph_builder.records_in(self._graph, self._spans())
-            active = [s for s in sources if self._graph_tracks(s)]
+            tracks = self._graph_tracks
+        active = [s for s in sources if tracks(s) or key_of(s) in target_keys]
         grads = backprop(records, targets, seeds, active) if active else []
         found = {key_of(s): g for s, g in zip(active, grads)}
         return [found.get(key_of(s)) if carries_gradient(s) else None for s in sources]

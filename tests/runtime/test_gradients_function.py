@@ -61,3 +61,56 @@ def test_function_that_assigns_is_refused_under_a_tape():
         y = step(x)
     with pytest.raises(NotImplementedError, match="AssignAddVariableOp"):
         tape.gradient(y, x)
+
+
+def test_gradient_of_gradient_of_a_function_call_under_nested_tapes():
+    """The issue's reproducer: the outer tape saw nothing of the inner gradient (None)."""
+    @tf.function
+    def f(a):
+        return tf.reduce_sum(tf.exp(a))
+
+    x = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            y = f(x)
+        g = t1.gradient(y, x)
+    np.testing.assert_allclose(t2.gradient(g, x).numpy(), np.exp([1.0, 2.0, 3.0]), rtol=1e-6)
+
+
+def test_third_derivative_through_a_function_reading_a_captured_variable():
+    w = tf.Variable([0.5, -1.0, 2.0])
+
+    @tf.function
+    def f(a):
+        return tf.reduce_sum(tf.math.sin(a) * w)
+
+    x = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as t3:
+        with tf.GradientTape() as t2:
+            with tf.GradientTape() as t1:
+                y = f(x)
+            g, gw = t1.gradient(y, [x, w])
+        h = t2.gradient(g, x)
+    k = t3.gradient(h, x)
+    a, wv = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(gw.numpy(), np.sin(a), rtol=1e-6)
+    np.testing.assert_allclose(h.numpy(), -np.sin(a) * wv, rtol=1e-6)
+    np.testing.assert_allclose(k.numpy(), -np.cos(a) * wv, rtol=1e-6)
+
+
+def test_a_target_that_is_a_source_has_gradient_one():
+    """TensorFlow: tape.gradient(v0, [v0, v1]) is [1.0, None], watched or not."""
+    v0, v1 = tf.Variable(2.0), tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        v0 * 1.0
+    g0, g1 = tape.gradient(v0, [v0, v1])
+    assert g0.numpy() == 1.0 and g1 is None
+    with tf.GradientTape():
+        pass
+    c = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        y = v0 * 2.0
+    assert tape.gradient([y, v0], v0).numpy() == 3.0
+    with tf.GradientTape() as tape:
+        pass
+    assert tape.gradient(c, c).numpy() == 1.0
