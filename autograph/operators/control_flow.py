@@ -7,6 +7,8 @@ the plain Python statement; a symbolic tensor records one cond / while_loop.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 
 import runtime
@@ -74,8 +76,25 @@ def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_name
         _refuse_inside_try("if")
     if inside_with:
         check_inside_with("if", inside_with)
-    _staged_if(_symbolic(cond), body, orelse, get_state, set_state, tuple(symbol_names),
-               len(symbol_names) if nouts is None else nouts, lists)
+    with _kept_on_error(get_state, set_state):
+        _staged_if(_symbolic(cond), body, orelse, get_state, set_state, tuple(symbol_names),
+                   len(symbol_names) if nouts is None else nouts, lists)
+
+
+@contextmanager
+def _kept_on_error(get_state, set_state):
+    """Staging a statement that fails leaves its variables as they were before it:
+    a ``finally`` running during the error sees those values, not a symbolic tensor
+    of a branch or loop body, which would hide the error behind a leaked tensor."""
+    if get_state is None or set_state is None:
+        yield
+        return
+    before = tuple(get_state())
+    try:
+        yield
+    except BaseException:
+        set_state(before)
+        raise
 
 
 def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=()):
@@ -344,8 +363,9 @@ def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts
             _refuse_inside_try("while")
         if inside_with:
             check_inside_with("while", inside_with)
-        convert_state(get_state, set_state, symbol_names, lists)
-        _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
+        with _kept_on_error(get_state, set_state):
+            convert_state(get_state, set_state, symbol_names, lists)
+            _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
         return
     where = current_origin()
     while cond:
@@ -417,25 +437,33 @@ def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_nam
                         or (hook is not None and not context.executing_eagerly())):
         check_inside_with("for", inside_with)
     if hook is not None:
-        if not context.executing_eagerly():
+        if context.executing_eagerly():
+            return hook(extra_test, body, get_state, set_state, symbol_names, opts or {})
+        with _kept_on_error(get_state, set_state):
             _refuse_return(symbol_names)
             convert_state(get_state, set_state, symbol_names, lists)
-        return hook(extra_test, body, get_state, set_state, symbol_names, opts or {})
-    from autograph.operators.py_builtins import IndexedSource, TensorRange, indexed_source
-    if lists and isinstance(iter_, (TensorRange, SymbolicTensor, IndexedSource)):
-        convert_state(get_state, set_state, symbol_names, lists)  # the loop below is staged
+            return hook(extra_test, body, get_state, set_state, symbol_names, opts or {})
+    from autograph.operators.py_builtins import IndexedSource, TensorRange
+    if isinstance(iter_, (TensorRange, SymbolicTensor, IndexedSource)):
+        with _kept_on_error(get_state, set_state):
+            if lists:
+                convert_state(get_state, set_state, symbol_names, lists)
+            return _staged_for(iter_, extra_test, body, get_state, set_state, symbol_names,
+                               opts or {})
+    _python_for(iter_, extra_test, body, get_state, set_state, symbol_names, lists)
+
+
+def _staged_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    from autograph.operators.py_builtins import TensorRange, indexed_source
     if isinstance(iter_, TensorRange):
         return _staged_range_for(iter_.start, iter_.limit, iter_.delta, extra_test, body,
-                                 get_state, set_state, symbol_names, opts or {})
+                                 get_state, set_state, symbol_names, opts)
     if isinstance(iter_, SymbolicTensor) and iter_.op.op == "Range":
         start, limit, delta = (SymbolicTensor(o) for o in iter_.op.inputs[:3])
         return _staged_range_for(start, limit, delta, extra_test, body, get_state, set_state,
-                                 symbol_names, opts or {})
-    source = indexed_source(iter_)
-    if source is not None:
-        return _staged_indexed_for(source, extra_test, body, get_state, set_state,
-                                   symbol_names, opts or {})
-    _python_for(iter_, extra_test, body, get_state, set_state, symbol_names, lists)
+                                 symbol_names, opts)
+    return _staged_indexed_for(indexed_source(iter_), extra_test, body, get_state, set_state,
+                               symbol_names, opts)
 
 
 def _python_for(iter_, extra_test, body, get_state, set_state, names, lists=()):

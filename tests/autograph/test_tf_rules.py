@@ -165,3 +165,36 @@ def test_none_in_a_staged_branch_is_a_value_error():
     with pytest.raises(ValueError, match="'i' is None"):
         tf.function(none_in_a_branch)(tf.constant(True))
     assert tf.function(none_in_a_branch)(True) is None
+
+
+def _returns_in_try_finally(x):
+    a = x
+    try:
+        if x > 5:
+            return a
+        a = a + 1
+    finally:
+        a += 0
+    return a
+
+
+def _loop_fails_in_try_finally(x):
+    a = x
+    try:
+        while a < 10:
+            a = a + tf.constant(1.5)  # a dtype change: the staged loop is refused
+    finally:
+        a += 0
+    return a
+
+
+@pytest.mark.parametrize("fn, error, message", [
+    (_returns_in_try_finally, ValueError, "else branch must also have a return statement"),
+    (_loop_fails_in_try_finally, InvalidArgumentError, "AddV2"),
+])
+def test_a_failing_staged_statement_leaves_its_variables_as_before(fn, error, message):
+    """A `finally` running while staging fails saw a branch's symbolic tensor, so a
+    LeakedTensorError hid the real error."""
+    with pytest.raises(error, match=message) as info:
+        tf.function(fn)(tf.constant(3))
+    assert "LeakedTensorError" not in str(info.value)

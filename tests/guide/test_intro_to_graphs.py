@@ -1,6 +1,5 @@
 """The "Introduction to graphs and tf.function" guide, with ``import autograph as tf``."""
 import textwrap
-import timeit
 
 import numpy as np
 import pytest
@@ -191,12 +190,9 @@ def test_seeing_the_speed_up():
             result = tf.matmul(x, result)
         return result
 
-    eager = timeit.timeit(lambda: power(x, 100), number=3)
     power_as_graph = tf.function(power)
-    power_as_graph(x, 100)
-    graph = timeit.timeit(lambda: power_as_graph(x, 100), number=3)
+    # (the speed itself is measured in benchmarks/, never asserted in a test)
     np.testing.assert_array_equal(power(x, 100).numpy(), power_as_graph(x, 100).numpy())
-    assert graph < eager * 2  # a graph call is never much slower than eager
 
 
 def test_when_is_a_function_tracing(out):
