@@ -7,6 +7,7 @@ the plain Python statement; a symbolic tensor records one cond / while_loop.
 """
 from __future__ import annotations
 
+import logging
 from contextlib import contextmanager
 
 import numpy as np
@@ -46,14 +47,23 @@ def _flat_names(names, values) -> list[str]:
 
 # -- if ----------------------------------------------------------------------------------
 
-def _refuse_inside_try(kind: str) -> None:
-    raise StagingError(
-        f"The `{kind}` at {current_origin()} depends on a tensor, so it is staged (both branches "
-        "or the loop body are traced once), but it is inside a `try` with `except`: the "
-        "handler would catch errors of tracing, not of running the graph, and the program "
-        "would silently differ from the Python one. Move the try/except out of the function "
-        "(around the call of the tf.function), or validate inputs with tf.debugging.assert_* "
-        "ops.")
+_WARNED_TRY: set = set()
+
+
+def _note_inside_try(kind: str) -> None:
+    """Staged control flow inside ``try``/``except`` is staged, as TensorFlow stages it:
+    the handler catches errors of tracing only, never those raised when the graph runs
+    (TensorFlow's reference tests expect exactly that). Said once per place, since the
+    program then differs from the Python one where the body would raise."""
+    where = current_origin()
+    if where in _WARNED_TRY:
+        return
+    _WARNED_TRY.add(where)
+    logging.getLogger("tensorflow").warning(
+        "The `%s` at %s depends on a tensor, so it is staged, and it is inside a `try` with "
+        "`except`: the handler catches errors raised while tracing, not errors raised when "
+        "the graph runs. Move the try/except around the call of the tf.function, or check "
+        "values with tf.debugging.assert_* ops.", kind, where)
 
 
 def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_names=(),
@@ -73,7 +83,7 @@ def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_name
             orelse()
         return
     if inside_try:
-        _refuse_inside_try("if")
+        _note_inside_try("if")
     if inside_with:
         check_inside_with("if", inside_with)
     with _kept_on_error(get_state, set_state):
@@ -360,7 +370,7 @@ def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts
     if type(cond) is SymbolicTensor or (type(cond) not in (bool, int)
                                         and _symbolic(cond) is not None):
         if inside_try:
-            _refuse_inside_try("while")
+            _note_inside_try("while")
         if inside_with:
             check_inside_with("while", inside_with)
         with _kept_on_error(get_state, set_state):
@@ -430,7 +440,7 @@ def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_nam
     """
     if inside_try and (isinstance(iter_, SymbolicTensor) or hasattr(iter_, "_autograph_for_stmt")
                        or type(iter_).__name__ in ("TensorRange", "IndexedSource")):
-        _refuse_inside_try("for")
+        _note_inside_try("for")
     hook = getattr(iter_, "_autograph_for_stmt", None)
     if inside_with and (isinstance(iter_, SymbolicTensor)
                         or type(iter_).__name__ in ("TensorRange", "IndexedSource")
