@@ -1,2 +1,12 @@
 """``tf.nn``: TensorFlow's neural-network ops."""
-# from runtime.ops.nn_ops import (relu, softmax, ...)  -- listed explicitly
+from runtime.ops.nn_ops import (  # noqa: F401
+    atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, batch_normalization, bias_add,
+    compute_average_loss, conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,
+    conv3d_transpose, conv_transpose, convolution, crelu, depth_to_space, depthwise_conv2d,
+    dropout, elu, embedding_lookup, gelu, in_top_k, l2_loss, l2_normalize, leaky_relu,
+    log_poisson_loss, log_softmax, max_pool, max_pool1d, max_pool2d, max_pool3d, moments,
+    normalize_moments, pool, relu, relu6, scale_regularization_loss, selu, separable_conv2d,
+    sigmoid, sigmoid_cross_entropy_with_logits, silu, softmax, softmax_cross_entropy_with_logits,
+    softplus, softsign, space_to_depth, sparse_softmax_cross_entropy_with_logits,
+    sufficient_statistics, swish, tanh, top_k, weighted_cross_entropy_with_logits,
+    weighted_moments, zero_fraction)
