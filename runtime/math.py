@@ -8,5 +8,20 @@ from runtime.ops.math_ops import (abs, add, add_n, argmax, argmin, bitwise_and, 
                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, rsqrt,
                                   sigmoid, sign, sin, sqrt, square, squared_difference, subtract,
                                   tanh, truediv)
+from runtime.ops.special_ops import (acos, acosh, asin, asinh, atan, atan2,  # noqa: F401
+                                     atanh, bincount, confusion_matrix, cosh, count_nonzero,
+                                     cumprod, cumsum, cumulative_logsumexp, digamma,
+                                     divide_no_nan, erf, erfc, erfinv, expm1, igamma, igammac,
+                                     is_finite, is_inf, is_nan, lgamma, log1p, log_sigmoid,
+                                     multiply_no_nan, nextafter, polyval, reciprocal,
+                                     reduce_euclidean_norm, reduce_logsumexp, reduce_std,
+                                     reduce_variance, rint, segment_max, segment_mean,
+                                     segment_min, segment_prod, segment_sum, sinh, tan,
+                                     unsorted_segment_max, unsorted_segment_mean,
+                                     unsorted_segment_min, unsorted_segment_prod,
+                                     unsorted_segment_sum, xdivy, xlog1py, xlogy)
+# tf.math.softplus and friends are TensorFlow's tf.nn functions under a second name.
+from runtime.ops.nn_ops import (in_top_k, l2_normalize, log_softmax, softmax,  # noqa: F401
+                                softplus, softsign, top_k, zero_fraction)
 from runtime.composite import dispatch_api as _dispatch_api  # noqa: E402
 _dispatch_api(globals())  # tf.math.* on RaggedTensor / SparseTensor arguments

@@ -72,11 +72,13 @@ def _segment_sum_infer(inputs, attrs):
 def _segment_sum(data, segment_ids, num_segments):
     data, ids = np.asarray(data), np.asarray(segment_ids)
     n = int(num_segments)
-    if np.any((ids < 0) | (ids >= n)):
-        bad = int(ids[(ids < 0) | (ids >= n)][0])
-        raise _error(f"UnsortedSegmentSum: segment id {bad} is not in [0, {n})")
+    bad = ids >= n
+    if np.any(bad):
+        raise _error(f"UnsortedSegmentSum: segment_ids[{np.argwhere(bad)[0].tolist()}] = "
+                     f"{int(ids[bad][0])} is out of range [0, {n})")
     out = np.zeros((n,) + data.shape[ids.ndim:], dtype=data.dtype)
-    np.add.at(out, ids.reshape(-1), data.reshape((-1,) + data.shape[ids.ndim:]))
+    keep = ids >= 0  # TensorFlow drops the rows of negative ids
+    np.add.at(out, ids[keep], data[keep])
     return out
 
 

@@ -145,6 +145,11 @@ def _relu(x):
     return np.maximum(x, 0)
 
 
+def _round(x):
+    """Half to even, as TensorFlow rounds; integers are already round."""
+    return np.rint(x) if np.asarray(x).dtype.kind == "f" else np.asarray(x).copy()
+
+
 _TRUTH = {"LogicalAnd": np.logical_and, "LogicalOr": np.logical_or}
 
 
@@ -190,7 +195,7 @@ _UNARY = {
     "Cos": (np.cos, "f", _FLOAT_HINT),
     "Floor": (np.floor, "f", _FLOAT_HINT),
     "Ceil": (np.ceil, "f", _FLOAT_HINT),
-    "Round": (np.rint, "f", _FLOAT_HINT),  # TF rounds half to even, as rint does
+    "Round": (_round, "fi", ""),
     "Invert": (np.invert, "i", ""),
 }
 

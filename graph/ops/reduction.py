@@ -1,4 +1,5 @@
-"""Reductions (Sum, Mean, Max, Min, Prod, Any, All) and ArgMax/ArgMin.
+"""Reductions (Sum, Mean, Max, Min, Prod, Any, All), ArgMax/ArgMin, scans (Cumsum,
+Cumprod, CumulativeLogsumexp), segment reductions and Bincount.
 
 The axes are a node attr, ``axis``: a tuple of ints (possibly negative) or
 None for "all axes"; ``keep_dims`` keeps reduced axes as size 1. TensorFlow
@@ -161,3 +162,207 @@ def _arg(fn):
 
 register_op("ArgMax", _arg_rule("ArgMax"), _arg(np.argmax), kernel_attrs=("axis", "output_type"))
 register_op("ArgMin", _arg_rule("ArgMin"), _arg(np.argmin), kernel_attrs=("axis", "output_type"))
+
+
+# -- scans: Cumsum, Cumprod, CumulativeLogsumexp ---------------------------------------
+# TensorFlow takes the axis as a tensor input; here it is an attr, like the reductions'
+# axes: it must be known while tracing (it always is in practice).
+
+def _scan_rule(op: str, allowed: str):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 1)
+        x = inputs[0]
+        kind = "f" if x.dtype.is_floating else "i" if x.dtype.is_integer else "x"
+        if kind not in allowed:
+            takes = "float" if allowed == "f" else "numeric"
+            raise InvalidArgumentError(message=f"{op} takes {takes} tensors, got {x.dtype.name}")
+        rank = x.shape.rank
+        if rank is not None:
+            axis = attrs["axis"]
+            if not -rank <= axis < rank:
+                raise InvalidArgumentError(
+                    message=f"{op}: Expected scan axis in the range [{-rank}, {rank}), but got "
+                            f"{axis} (a scan needs a tensor of rank >= 1)")
+        return [TensorType(x.dtype, x.shape)]
+    return infer
+
+
+def _scan(accumulate, identity):
+    """``accumulate(x, axis)`` made exclusive (shifted by one, ``identity`` first) and
+    reversed on request."""
+    def kernel(x, axis, exclusive=False, reverse=False):
+        x = np.asarray(x)
+        if reverse:
+            x = np.flip(x, axis)
+        out = accumulate(x, axis)
+        if exclusive:
+            out = np.roll(out, 1, axis)
+            first = [slice(None)] * x.ndim
+            first[axis] = slice(0, 1)
+            out[tuple(first)] = identity
+        return np.flip(out, axis) if reverse else out
+    return kernel
+
+
+def _logaddexp_accumulate(x, axis):
+    return np.logaddexp.accumulate(x, axis=axis)
+
+
+_SCANS = {
+    "Cumsum": (_scan(lambda x, a: np.cumsum(x, axis=a, dtype=x.dtype), 0), "fi"),
+    "Cumprod": (_scan(lambda x, a: np.cumprod(x, axis=a, dtype=x.dtype), 1), "fi"),
+    "CumulativeLogsumexp": (_scan(_logaddexp_accumulate, -np.inf), "f"),
+}
+for _name, (_kernel, _allowed) in _SCANS.items():
+    register_op(_name, _scan_rule(_name, _allowed), _kernel,
+                kernel_attrs=("axis", "exclusive", "reverse"))
+
+
+# -- segment reductions -------------------------------------------------------------------
+# Segment*: sorted 1-D ids, output size max(id) + 1. UnsortedSegment*: ids of any shape
+# prefixing data's, a num_segments input, negative ids dropped. Empty segments hold the
+# reduction's identity, except SegmentMax/Min (0) and Mean (0), as in TensorFlow.
+
+def _segment_rule(op: str, sorted_ids: bool):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 2 if sorted_ids else 3)
+        data, ids = inputs[0], inputs[1]
+        if not data.dtype.is_numeric:
+            raise InvalidArgumentError(message=f"{op} takes numeric data, got {data.dtype.name}")
+        if ids.dtype not in (int32, int64):
+            raise InvalidArgumentError(
+                message=f"{op}: segment_ids must be int32 or int64, got {ids.dtype.name}")
+        if sorted_ids:
+            if ids.shape.rank not in (None, 1):
+                raise InvalidArgumentError(message=f"{op}: segment_ids should be a vector, "
+                                                   f"got shape {ids.shape}")
+            count = None
+            if ids.value is not None:
+                v = np.asarray(ids.value)
+                count = int(v.max()) + 1 if v.size else 0
+            prefix_rank = 1
+        else:
+            n = inputs[2]
+            if n.dtype not in (int32, int64) or n.shape.rank not in (None, 0):
+                raise InvalidArgumentError(
+                    message=f"{op}: num_segments must be an int32 or int64 scalar")
+            count = None if n.value is None else int(n.value)
+            prefix_rank = ids.shape.rank
+        if data.shape.rank is None or prefix_rank is None:
+            return [TensorType(data.dtype, TensorShape(None))]
+        dims, id_dims = data.shape.as_tuple(), ids.shape.as_tuple()
+        if sorted_ids and None not in (dims[:1] + id_dims) and dims[:1] != id_dims:
+            raise InvalidArgumentError(
+                message=f"{op}: segment_ids should be the same size as dimension 0 of input "
+                        f"({id_dims[0]} != {dims[0] if dims else 'a scalar'})")
+        if len(id_dims) > len(dims) or any(
+                a is not None and b is not None and a != b for a, b in zip(dims, id_dims)):
+            raise InvalidArgumentError(
+                message=f"{op}: segment_ids.shape = {ids.shape} does not prefix "
+                        f"data.shape = {data.shape}")
+        return [TensorType(data.dtype, TensorShape([count] + list(dims[prefix_rank:])))]
+    return infer
+
+
+_SEGMENT_UFUNCS = {"Sum": np.add, "Prod": np.multiply, "Max": np.maximum, "Min": np.minimum,
+                   "Mean": np.add}
+
+
+def _segment_identity(kind: str, dtype: np.dtype):
+    if kind in ("Sum", "Mean"):
+        return 0
+    if kind == "Prod":
+        return 1
+    info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
+    return info.min if kind == "Max" else info.max  # TensorFlow's lowest()/highest()
+
+
+def _segment_reduce(kind: str, data, ids, count: int, empty_fill=None):
+    data, ids = np.asarray(data), np.asarray(ids)
+    out = np.full((count,) + data.shape[ids.ndim:], _segment_identity(kind, data.dtype),
+                  dtype=data.dtype)
+    keep = ids >= 0
+    ids_kept, rows = ids[keep], data[keep]
+    _SEGMENT_UFUNCS[kind].at(out, ids_kept, rows)
+    if kind == "Mean" or empty_fill is not None:
+        sizes = np.bincount(ids_kept.reshape(-1), minlength=count)[:count]
+        sizes = sizes.reshape((count,) + (1,) * (out.ndim - 1))
+        if kind == "Mean":
+            if out.dtype.kind == "f":
+                out = (out / np.maximum(sizes, 1)).astype(data.dtype)
+            else:  # integer mean truncates toward zero, as TensorFlow's
+                out = (np.sign(out) * (np.abs(out) // np.maximum(sizes, 1))).astype(data.dtype)
+        if empty_fill is not None:
+            out = np.where(sizes == 0, data.dtype.type(empty_fill), out)
+    return out
+
+
+def _sorted_segment(kind: str, op: str):
+    def kernel(data, ids):
+        ids = np.asarray(ids)
+        if ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0):
+            raise InvalidArgumentError(
+                message=f"{op}: segment ids are not increasing and non-negative: "
+                        f"{ids.tolist()[:20]}")
+        if ids.shape[0] != np.shape(data)[0]:
+            raise InvalidArgumentError(
+                message=f"{op}: segment_ids should be the same size as dimension 0 of input: "
+                        f"{ids.shape[0]} != {np.shape(data)[0]}")
+        count = int(ids[-1]) + 1 if ids.size else 0
+        return _segment_reduce(kind, data, ids, count,
+                               empty_fill=0 if kind in ("Max", "Min") else None)
+    return kernel
+
+
+def _unsorted_segment(kind: str, op: str):
+    def kernel(data, ids, num_segments):
+        ids, count = np.asarray(ids), int(num_segments)
+        if np.shape(data)[:ids.ndim] != ids.shape:
+            raise InvalidArgumentError(
+                message=f"{op}: segment_ids.shape = {list(ids.shape)} does not prefix "
+                        f"data.shape = {list(np.shape(data))}")
+        bad = ids >= count
+        if np.any(bad):
+            raise InvalidArgumentError(
+                message=f"{op}: segment_ids[{np.argwhere(bad)[0].tolist()}] = "
+                        f"{int(ids[bad][0])} is out of range [0, {count})")
+        return _segment_reduce(kind, data, ids, count)
+    return kernel
+
+
+for _kind in ("Sum", "Mean", "Max", "Min", "Prod"):
+    register_op(f"Segment{_kind}", _segment_rule(f"Segment{_kind}", True),
+                _sorted_segment(_kind, f"Segment{_kind}"))
+    # UnsortedSegmentSum is registered in gradient_ops (gradients of gather need it);
+    # tf.math.unsorted_segment_mean is composed (sum / count), as in TensorFlow.
+    if _kind not in ("Sum", "Mean"):
+        register_op(f"UnsortedSegment{_kind}", _segment_rule(f"UnsortedSegment{_kind}", False),
+                    _unsorted_segment(_kind, f"UnsortedSegment{_kind}"))
+
+
+# -- Bincount --------------------------------------------------------------------------
+
+def _bincount_infer(inputs, attrs):
+    expect_arity("Bincount", inputs, 3)
+    arr, size, weights = inputs
+    if arr.dtype != int32:
+        raise InvalidArgumentError(message=f"Bincount: arr must be int32, got {arr.dtype.name}")
+    if not weights.dtype.is_numeric:
+        raise InvalidArgumentError(message="Bincount: weights must be numeric")
+    n = None if size.value is None else int(size.value)
+    return [TensorType(weights.dtype, TensorShape([n]))]
+
+
+def _bincount(arr, size, weights):
+    arr, weights, size = np.asarray(arr).reshape(-1), np.asarray(weights), int(size)
+    if size < 0:
+        raise InvalidArgumentError(message=f"Bincount: size ({size}) must be non-negative")
+    if arr.size and arr.min() < 0:
+        raise InvalidArgumentError(message="Bincount: input arr must be non-negative!")
+    keep = arr < size
+    w = weights.reshape(-1)[keep] if weights.size else None
+    counts = np.bincount(arr[keep], weights=w, minlength=size)[:size]
+    return counts.astype(weights.dtype)
+
+
+register_op("Bincount", _bincount_infer, _bincount)

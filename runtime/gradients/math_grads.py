@@ -18,7 +18,7 @@ NotDifferentiable(
     "ZerosLike", "OnesLike", "Shape", "Size", "Rank", "Range", "Fill", "Const",
     "StopGradient", "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
     "StatelessRandomUniformV2", "StatelessRandomNormalV2", "PrintV2", "Assert", "NoOp",
-    "MatrixDiag", "MatrixSetDiag", "AssignVariableOp", "AssignAddVariableOp",
+    "AssignVariableOp", "AssignAddVariableOp",
     "AssignSubVariableOp", "Placeholder")
 
 
