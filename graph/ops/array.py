@@ -673,3 +673,333 @@ register_op("Pad", _pad_infer, _pad)
 register_op("PadV2", _pad_v2_infer, _pad_v2)
 register_op("MirrorPad", _mirror_pad_infer, _mirror_pad, kernel_attrs=("mode",))
 register_op("MirrorPadGrad", _mirror_pad_grad_infer, _mirror_pad_grad, kernel_attrs=("mode",))
+
+
+# -- reordering: ReverseV2 / Roll ------------------------------------------------------------
+
+def _axes_of(op: str, axis_in, rank: int | None) -> list[int] | None:
+    """A constant axis input (scalar or vector) made non-negative, or None when unknown."""
+    axes = _ints(axis_in)
+    if axes is None or rank is None:
+        return None
+    return [_normalize_axis(op, a, rank) for a in axes]
+
+
+def _reverse_infer(inputs, attrs):
+    expect_arity("ReverseV2", inputs, 2)
+    x, axis_in = inputs
+    _check_int_input("ReverseV2", axis_in, "axis", rank=1)
+    axes = _axes_of("ReverseV2", axis_in, x.shape.rank)
+    if axes is not None:
+        _check_unique_axes(axes)
+    return [TensorType(x.dtype, x.shape)]
+
+
+def _check_unique_axes(axes: list[int]) -> None:
+    for i, a in enumerate(axes):
+        if a in axes[:i]:
+            raise _error(f"axis {a} specified more than once.")
+
+
+def _reverse(x, axis):
+    x = np.asarray(x)
+    axes = [_normalize_axis("ReverseV2", int(a), x.ndim) for a in np.reshape(axis, -1)]
+    _check_unique_axes(axes)
+    return np.ascontiguousarray(np.flip(x, tuple(axes))) if axes else x.copy()
+
+
+def _roll_infer(inputs, attrs):
+    expect_arity("Roll", inputs, 3)
+    x, shift, axis = inputs
+    _check_int_input("Roll", shift, "shift")
+    _check_int_input("Roll", axis, "axis")
+    if shift.shape.rank not in (None, 0, 1) or axis.shape.rank not in (None, 0, 1):
+        raise _error("Roll: shift and axis must be scalars or vectors")
+    if shift.shape.is_fully_defined() and axis.shape.is_fully_defined() and \
+            shift.shape.num_elements() != axis.shape.num_elements():
+        raise _error("shift and axis must have the same size")
+    if x.shape.rank == 0:
+        raise _error("Roll: input must be 1-D or higher")
+    _axes_of("Roll", axis, x.shape.rank)
+    return [TensorType(x.dtype, x.shape)]
+
+
+def _roll(x, shift, axis):
+    x = np.asarray(x)
+    shifts, axes = np.reshape(shift, -1), np.reshape(axis, -1)
+    if shifts.size != axes.size:
+        raise _error("shift and axis must have the same size")
+    axes = [_normalize_axis("Roll", int(a), x.ndim) for a in axes]
+    return np.roll(x, [int(s) for s in shifts], axes) if axes else x.copy()
+
+
+# -- BroadcastTo / BroadcastArgs -----------------------------------------------------------------
+
+def _broadcast_to_dims(op: str, src: list, target: list) -> None:
+    """TensorFlow's check that ``src`` broadcasts to exactly ``target`` (None: unknown)."""
+    ok = len(src) <= len(target) and all(
+        s is None or t is None or s in (1, t) for s, t in zip(reversed(src), reversed(target)))
+    if not ok:
+        raise _error(f"Incompatible shapes: {_shape_str(src)} vs. {_shape_str(target)}")
+
+
+def _broadcast_to_infer(inputs, attrs):
+    expect_arity("BroadcastTo", inputs, 2)
+    x, shape_in = inputs
+    _check_int_input("BroadcastTo", shape_in, "shape", rank=1)
+    target = _shape_value(shape_in)
+    if target is None:
+        n = shape_in.shape[0] if shape_in.shape.rank == 1 else None
+        return [TensorType(x.dtype, TensorShape(None if n is None else [None] * n))]
+    dims = _dims(x.shape)
+    if dims is not None:
+        _broadcast_to_dims("BroadcastTo", dims, target)
+        # an unknown target dimension is the input's where the input's is not 1
+        target = [t if t is not None or i < len(target) - len(dims) else
+                  (None if dims[i - len(target) + len(dims)] == 1 else
+                   dims[i - len(target) + len(dims)]) for i, t in enumerate(target)]
+    return [TensorType(x.dtype, TensorShape(target))]
+
+
+def _broadcast_to(x, shape):
+    x = np.asarray(x)
+    target = [int(d) for d in np.reshape(shape, -1)]
+    _broadcast_to_dims("BroadcastTo", list(x.shape), target)
+    return np.array(np.broadcast_to(x, target))
+
+
+def _broadcast_args_infer(inputs, attrs):
+    expect_arity("BroadcastArgs", inputs, 2)
+    dtype = same_dtype("BroadcastArgs", inputs)
+    for s in inputs:
+        _check_int_input("BroadcastArgs", s, "shape", rank=1)
+    values = [_ints(s) for s in inputs]
+    if None not in values:
+        return [TensorType(dtype, TensorShape([len(_broadcast_args(*values))]))]
+    lengths = [s.shape[0] if s.shape.rank == 1 else None for s in inputs]
+    n = None if None in lengths else max(lengths)
+    return [TensorType(dtype, TensorShape([n]))]
+
+
+def _broadcast_args(s0, s1):
+    x, y = [int(d) for d in np.reshape(s0, -1)], [int(d) for d in np.reshape(s1, -1)]
+    n = max(len(x), len(y))
+    a, b = [1] * (n - len(x)) + x, [1] * (n - len(y)) + y
+    out = []
+    for p, q in zip(a, b):
+        if p != q and 1 not in (p, q):
+            raise _error(f"Incompatible shapes: {_shape_str(x)} vs. {_shape_str(y)}")
+        out.append(q if p == 1 else p)
+    return np.asarray(out, dtype=np.asarray(s0).dtype)
+
+
+# -- Split / SplitV / Slice -----------------------------------------------------------------
+
+def _split_infer(inputs, attrs):
+    expect_arity("Split", inputs, 2)
+    axis_in, x = inputs
+    _check_int_input("Split", axis_in, "axis", rank=0)
+    num = attrs["num_split"]
+    if num < 1:
+        raise _error(f"Split: num_split must be >= 1, got {num}")
+    dims, axis = _dims(x.shape), _int(axis_in)
+    if dims is None:
+        return [TensorType(x.dtype, TensorShape(None))] * num
+    if axis is None:
+        return [TensorType(x.dtype, TensorShape([None] * len(dims)))] * num
+    axis = _normalize_axis("Split", axis, len(dims))
+    if dims[axis] is not None and dims[axis] % num:
+        raise _error(f"Split: Number of ways to split should evenly divide the split "
+                     f"dimension, but got split_dim {axis} (size = {dims[axis]}) and "
+                     f"num_split {num}")
+    part = dims[:axis] + [None if dims[axis] is None else dims[axis] // num] + dims[axis + 1:]
+    return [TensorType(x.dtype, TensorShape(part))] * num
+
+
+def _split(axis, x, num_split):
+    x = np.asarray(x)
+    axis = _normalize_axis("Split", int(axis), x.ndim)
+    if x.shape[axis] % num_split:
+        raise _error(f"Split: Number of ways to split should evenly divide the split "
+                     f"dimension, but got split_dim {axis} (size = {x.shape[axis]}) and "
+                     f"num_split {num_split}")
+    parts = tuple(np.ascontiguousarray(p) for p in np.split(x, num_split, axis))
+    return parts[0] if num_split == 1 else parts
+
+
+def _split_sizes(sizes: list, total: int | None) -> list:
+    """The sizes of a SplitV with its one -1 resolved (None where it is not known)."""
+    if sizes.count(-1) > 1:
+        raise _error(f"SplitV: Only one dimensions can have a value of -1. Second one "
+                     f"found at dimension {[i for i, s in enumerate(sizes) if s == -1][1]}")
+    if any(s is not None and s < -1 for s in sizes):
+        raise _error(f"SplitV: Split sizes must be non-negative or -1, got {sizes}")
+    known = sum(s for s in sizes if s is not None and s != -1)
+    if total is None or None in sizes:
+        return [None if s == -1 else s for s in sizes]
+    if -1 in sizes:
+        if known > total:
+            raise _error(f"SplitV: The specified sizes ({sizes}) sum to more than the "
+                         f"split dimension ({total})")
+        return [total - known if s == -1 else s for s in sizes]
+    if known != total:
+        raise _error(f"SplitV: Determined shape must either match input shape along "
+                     f"split_dim exactly if fully specified, or be less than the size of the "
+                     f"input along split_dim if not fully specified.  Got: {known}")
+    return sizes
+
+
+def _split_v_infer(inputs, attrs):
+    expect_arity("SplitV", inputs, 3)
+    x, sizes_in, axis_in = inputs
+    _check_int_input("SplitV", sizes_in, "size_splits", rank=1)
+    _check_int_input("SplitV", axis_in, "axis", rank=0)
+    num = attrs["num_split"]
+    dims, axis = _dims(x.shape), _int(axis_in)
+    if dims is None:
+        return [TensorType(x.dtype, TensorShape(None))] * num
+    if axis is None:
+        return [TensorType(x.dtype, TensorShape([None] * len(dims)))] * num
+    axis = _normalize_axis("SplitV", axis, len(dims))
+    sizes = _shape_value(sizes_in) or [None] * num
+    if len(sizes) != num:
+        raise _error(f"SplitV: size_splits has {len(sizes)} entries for num_split {num}")
+    sizes = _split_sizes(sizes, dims[axis])
+    return [TensorType(x.dtype, TensorShape(dims[:axis] + [s] + dims[axis + 1:]))
+            for s in sizes]
+
+
+def _split_v(x, size_splits, axis, num_split):
+    x = np.asarray(x)
+    axis = _normalize_axis("SplitV", int(axis), x.ndim)
+    sizes = _split_sizes([int(s) for s in np.reshape(size_splits, -1)], x.shape[axis])
+    parts = tuple(np.ascontiguousarray(p)
+                  for p in np.split(x, np.cumsum(sizes)[:-1].tolist(), axis))
+    return parts[0] if num_split == 1 else parts
+
+
+def _slice_bounds(begin: list, size: list, dims: list) -> list:
+    """The output dims of a Slice (size -1: to the end); None where not known."""
+    out = []
+    for i, (b, s, d) in enumerate(zip(begin, size, dims)):
+        out.append((None if d is None or b is None else d - b) if s == -1 else s)
+        if b is None or d is None:
+            continue
+        if not 0 <= b <= d:
+            raise _error(f"Expected begin[{i}] in [0, {d}], but got {b}")
+        if s is not None and s != -1 and not 0 <= s <= d - b:
+            raise _error(f"Expected size[{i}] in [0, {d - b}], but got {s}")
+    return out
+
+
+def _slice_infer(inputs, attrs):
+    expect_arity("Slice", inputs, 3)
+    x, begin_in, size_in = inputs
+    same_dtype("Slice", [begin_in, size_in])
+    _check_int_input("Slice", begin_in, "begin", rank=1)
+    _check_int_input("Slice", size_in, "size", rank=1)
+    dims = _dims(x.shape)
+    n = begin_in.shape[0] if begin_in.shape.rank == 1 else None
+    if dims is not None and n is not None and n != len(dims):
+        raise _error(f"Slice: Expected begin and size arguments to be 1-D tensors of size "
+                     f"{len(dims)}, but got shapes {begin_in.shape} and {size_in.shape} instead.")
+    rank = len(dims) if dims is not None else n
+    if rank is None:
+        return [TensorType(x.dtype, TensorShape(None))]
+    begin = _shape_value(begin_in) or [None] * rank
+    size = _shape_value(size_in) or [None] * rank
+    return [TensorType(x.dtype, TensorShape(_slice_bounds(begin, size, dims or [None] * rank)))]
+
+
+def _slice(x, begin, size):
+    x = np.asarray(x)
+    begin, size = [int(b) for b in np.reshape(begin, -1)], [int(s) for s in np.reshape(size, -1)]
+    if len(begin) != x.ndim or len(size) != x.ndim:
+        raise _error(f"Slice: Expected begin and size arguments to be 1-D tensors of size "
+                     f"{x.ndim}, but got shapes [{len(begin)}] and [{len(size)}] instead.")
+    out = _slice_bounds(begin, size, list(x.shape))
+    return np.ascontiguousarray(x[tuple(slice(b, b + s) for b, s in zip(begin, out))])
+
+
+# -- EnsureShape / IdentityN ------------------------------------------------------------------
+
+def _ensure_shape_infer(inputs, attrs):
+    expect_arity("EnsureShape", inputs, 1)
+    x, shape = inputs[0], attrs["shape"]
+    if not x.shape.is_compatible_with(shape):
+        raise _error(_ensure_message(x.shape.as_tuple(), shape))
+    return [TensorType(x.dtype, x.shape.merge_with(shape))]
+
+
+def _ensure_shape(x, shape):
+    x = np.asarray(x)
+    if not TensorShape(list(x.shape)).is_compatible_with(shape):
+        raise _error(_ensure_message(x.shape, shape))
+    return x
+
+
+def _ensure_message(dims, shape: TensorShape) -> str:
+    return (f"Shape of tensor input {_shape_str(dims)} is not compatible with expected shape "
+            f"{_shape_str(shape.as_tuple())}.")
+
+
+def _shape_str(dims) -> str:
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def _identity_n_infer(inputs, attrs):
+    return [TensorType(i.dtype, i.shape) for i in inputs]
+
+
+def _identity_n(*values):
+    return values[0] if len(values) == 1 else tuple(values)
+
+
+register_op("ReverseV2", _reverse_infer, _reverse)
+register_op("Roll", _roll_infer, _roll)
+register_op("BroadcastTo", _broadcast_to_infer, _broadcast_to)
+register_op("BroadcastArgs", _broadcast_args_infer, _broadcast_args)
+register_op("Split", _split_infer, _split, kernel_attrs=("num_split",))
+register_op("SplitV", _split_v_infer, _split_v, kernel_attrs=("num_split",))
+register_op("Slice", _slice_infer, _slice)
+register_op("EnsureShape", _ensure_shape_infer, _ensure_shape, kernel_attrs=("shape",))
+register_op("IdentityN", _identity_n_infer, _identity_n)
+
+
+# -- OneHot ------------------------------------------------------------------------------
+
+def _one_hot_infer(inputs, attrs):
+    expect_arity("OneHot", inputs, 4)
+    indices, depth_in, on, off = inputs
+    _check_int_input("OneHot", indices, "indices")
+    _check_int_input("OneHot", depth_in, "depth", rank=0)
+    dtype = same_dtype("OneHot", [on, off])
+    for what, v in (("on_value", on), ("off_value", off)):
+        if v.shape.rank not in (None, 0):
+            raise _error(f"OneHot: {what} must be a scalar, but got: {v.shape}")
+    depth = _int(depth_in)
+    if depth is not None and depth < 0:
+        raise _error(f"OneHot: depth must be non-negative, got: {depth}")
+    dims = _dims(indices.shape)
+    if dims is None:
+        return [TensorType(dtype, TensorShape(None))]
+    axis = attrs.get("axis", -1)
+    if not -1 <= axis <= len(dims):
+        raise _error(f"OneHot: Expected axis to be -1 or between [0, {len(dims)}].  But "
+                     f"received: {axis}")
+    axis = len(dims) if axis == -1 else axis
+    return [TensorType(dtype, TensorShape(dims[:axis] + [depth] + dims[axis:]))]
+
+
+def _one_hot(indices, depth, on_value, off_value, axis=-1):
+    indices = np.asarray(indices)
+    on, off = np.asarray(on_value), np.asarray(off_value)
+    depth = int(depth)
+    if depth < 0:
+        raise _error(f"OneHot: depth must be non-negative, got: {depth}")
+    hot = indices[..., None] == np.arange(depth, dtype=indices.dtype)  # out of range: all off
+    out = np.where(hot, on, off).astype(on.dtype, copy=False)
+    return np.ascontiguousarray(np.moveaxis(out, -1, axis if axis != -1 else -1))
+
+
+register_op("OneHot", _one_hot_infer, _one_hot, kernel_attrs=("axis",))

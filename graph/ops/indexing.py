@@ -1,4 +1,6 @@
-"""Indexing ops: ``GatherV2`` and ``StridedSlice`` (``x[i]``, ``x[1:3]``, ``x[..., None]``).
+"""Indexing ops: ``GatherV2``, ``StridedSlice`` (``x[i]``, ``x[1:3]``, ``x[..., None]``),
+``GatherNd``/``ScatterNd``/``TensorScatter*``, and the ops that compute indices
+(``Unique``, ``ArgSort``, ``LowerBound``/``UpperBound``).
 
 ``StridedSlice`` does not take TensorFlow's begin/end/strides tensors and
 bit masks; its ``spec`` attr describes each index item directly (see
@@ -13,8 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from graph.ir import TensorType
-from graph.ops.array import _array, _check_int_input, _dims, _error, _int, _normalize_axis
-from graph.ops.infer import expect_arity
+from graph.dtypes import int32
+from graph.ops.array import (_array, _check_int_input, _dims, _error, _int, _normalize_axis,
+                             _shape_value)
+from graph.ops.infer import expect_arity, same_dtype
 from graph.registry import register_op
 from graph.shapes import TensorShape
 
@@ -53,8 +57,8 @@ def _check_indices(indices: np.ndarray, limit: int) -> None:
     bad = (indices < 0) | (indices >= limit)
     if np.any(bad):
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        pos = ",".join(map(str, where))
-        raise _error(f"indices[{pos}] = {int(indices[where])} is not in [0, {limit})")
+        name = f"indices[{','.join(map(str, where))}]" if where else "indices"
+        raise _error(f"{name} = {int(indices[where])} is not in [0, {limit})")
 
 
 def _gather(params, indices, axis, batch_dims=0):
@@ -193,3 +197,250 @@ def _strided_slice(x, *bounds, spec):
 
 register_op("GatherV2", _gather_infer, _gather, kernel_attrs=("batch_dims",))
 register_op("StridedSlice", _strided_slice_infer, _strided_slice, kernel_attrs=("spec",))
+
+
+# -- GatherNd / ScatterNd / TensorScatter* -----------------------------------------------
+
+def _nd_index_depth(op: str, indices) -> int | None:
+    _check_int_input(op, indices, "indices")
+    dims = _dims(indices.shape)
+    if dims is not None and not dims:
+        raise _error(f"{op}: indices must be at least a vector, got a scalar")
+    return None if dims is None else dims[-1]
+
+
+def _gather_nd_infer(inputs, attrs):
+    expect_arity("GatherNd", inputs, 2)
+    params, indices = inputs
+    k = _nd_index_depth("GatherNd", indices)
+    pdims, idims = _dims(params.shape), _dims(indices.shape)
+    if pdims is not None and k is not None and k > len(pdims):
+        raise _error(f"GatherNd: index innermost dimension length must be <= params rank; "
+                     f"saw: {k} vs. {len(pdims)}")
+    if pdims is None or idims is None or k is None:
+        return [TensorType(params.dtype, TensorShape(None))]
+    return [TensorType(params.dtype, TensorShape(idims[:-1] + pdims[k:]))]
+
+
+def _flat_nd_indices(op: str, indices: np.ndarray, shape) -> tuple:
+    """The rows of ``indices`` (the last axis indexes ``shape``) as a numpy index, checked."""
+    k = indices.shape[-1]
+    rows = indices.reshape(-1, k)
+    bad = np.any((rows < 0) | (rows >= np.asarray(shape[:k], dtype=np.int64)), axis=1)
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        where = ",".join(map(str, np.unravel_index(i, indices.shape[:-1])))
+        into = (f"param shape [{','.join(map(str, shape))}], node name: {op}" if op == "GatherNd"
+                else f"shape [{','.join(map(str, shape))}]")
+        raise _error(f"indices[{where}] = [{', '.join(map(str, rows[i]))}] does not index "
+                     f"into {into}")
+    return tuple(rows.T)
+
+
+def _gather_nd(params, indices):
+    params, indices = np.asarray(params), np.asarray(indices)
+    k = indices.shape[-1]
+    key = _flat_nd_indices("GatherNd", indices, params.shape)
+    out = params[key] if k else np.broadcast_to(params, (rows_of(indices),) + params.shape)
+    return _array(np.reshape(out, indices.shape[:-1] + params.shape[k:]), params.dtype)
+
+
+def rows_of(indices: np.ndarray) -> int:
+    return int(np.prod(indices.shape[:-1], dtype=np.int64))
+
+
+def _check_updates(op: str, idims, udims, shape) -> None:
+    """TensorFlow's rule: updates.shape == indices.shape[:-1] + shape[indices.shape[-1]:]."""
+    if idims is None or udims is None or shape is None:
+        return
+    k = idims[-1]
+    if k is not None and k > len(shape):
+        raise _error(f"Index innermost dimension length must be <= output rank; saw: {k} vs. "
+                     f"{len(shape)}")
+    outer = len(idims) - 1
+
+    def differ(xs, ys):
+        return len(xs) != len(ys) or any(a is not None and b is not None and a != b
+                                         for a, b in zip(xs, ys))
+    if len(udims) < outer or differ(idims[:-1], udims[:outer]):
+        raise _error(f"Outer dimensions of indices and update must match. Indices shape: "
+                     f"{_shape_list(idims)}, updates shape:{_shape_list(udims)}")
+    if k is not None and differ(shape[k:], udims[outer:]):
+        raise _error(f"Inner dimensions of output shape must match inner dimensions of updates "
+                     f"shape. Output: {_shape_list(shape)} updates: {_shape_list(udims)}")
+
+
+def _shape_list(dims) -> str:
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def _scatter_nd_infer(inputs, attrs):
+    expect_arity("ScatterNd", inputs, 3)
+    indices, updates, shape_in = inputs
+    _nd_index_depth("ScatterNd", indices)
+    _check_int_input("ScatterNd", shape_in, "shape", rank=1)
+    shape = _shape_value(shape_in)
+    if shape is None:
+        n = shape_in.shape[0] if shape_in.shape.rank == 1 else None
+        return [TensorType(updates.dtype, TensorShape(None if n is None else [None] * n))]
+    if None not in shape:
+        _check_updates("ScatterNd", _dims(indices.shape), _dims(updates.shape), shape)
+    return [TensorType(updates.dtype, TensorShape(shape))]
+
+
+_SCATTER_UFUNCS = {"TensorScatterUpdate": None, "TensorScatterAdd": np.add,
+                   "TensorScatterSub": np.subtract, "TensorScatterMin": np.minimum,
+                   "TensorScatterMax": np.maximum}
+
+
+def _scatter_into(op: str, out: np.ndarray, indices, updates, ufunc) -> np.ndarray:
+    indices, updates = np.asarray(indices), np.asarray(updates)
+    _check_updates(op, list(indices.shape), list(updates.shape), list(out.shape))
+    k = indices.shape[-1]
+    key = _flat_nd_indices(op, indices, out.shape)
+    values = updates.reshape((rows_of(indices),) + out.shape[k:])
+    if ufunc is None:
+        out[key] = values
+    else:
+        ufunc.at(out, key, values)
+    return out
+
+
+def _scatter_nd(indices, updates, shape):
+    updates = np.asarray(updates)
+    dims = [int(d) for d in np.reshape(shape, -1)]
+    return _scatter_into("ScatterNd", np.zeros(dims, dtype=updates.dtype), indices, updates,
+                         np.add)
+
+
+def _tensor_scatter_infer(op: str):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 3)
+        tensor, indices, updates = inputs
+        _nd_index_depth(op, indices)
+        dtype = same_dtype(op, [tensor, updates])
+        _check_updates(op, _dims(indices.shape), _dims(updates.shape), _dims(tensor.shape))
+        return [TensorType(dtype, tensor.shape)]
+    return infer
+
+
+def _tensor_scatter(op: str):
+    def kernel(tensor, indices, updates):
+        return _scatter_into(op, np.array(tensor), indices, updates, _SCATTER_UFUNCS[op])
+    return kernel
+
+
+register_op("GatherNd", _gather_nd_infer, _gather_nd)
+register_op("ScatterNd", _scatter_nd_infer, _scatter_nd)
+for _op in _SCATTER_UFUNCS:
+    register_op(_op, _tensor_scatter_infer(_op), _tensor_scatter(_op))
+
+
+# -- Unique / UniqueWithCounts ------------------------------------------------------------
+
+def _out_idx(op: str, attrs):
+    dtype = attrs.get("out_idx", int32)
+    if dtype.name not in ("int32", "int64"):
+        raise _error(f"{op}: out_idx must be int32 or int64, got {dtype.name}")
+    return dtype
+
+
+def _unique_infer(op: str, n_outputs: int):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 1)
+        x = inputs[0]
+        if x.shape.rank not in (None, 1):
+            raise _error("unique expects a 1D vector.")
+        idx = _out_idx(op, attrs)
+        types = [TensorType(x.dtype, TensorShape([None])),
+                 TensorType(idx, x.shape if x.shape.rank == 1 else TensorShape([None]))]
+        return types + [TensorType(idx, TensorShape([None]))] * (n_outputs - 2)
+    return infer
+
+
+def _unique_parts(x, out_idx):
+    """Unique values in order of first occurrence (as TensorFlow), each index, the counts."""
+    x = np.asarray(x)
+    if x.ndim != 1:
+        raise _error("unique expects a 1D vector.")
+    _, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
+                                          return_counts=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    dtype = out_idx.numpy_dtype
+    return (_array(x[first[order]], x.dtype), rank[inverse.reshape(-1)].astype(dtype),
+            counts[order].astype(dtype))
+
+
+def _unique(x, out_idx=int32):
+    return _unique_parts(x, out_idx)[:2]
+
+
+# -- ArgSort (sort/argsort) and LowerBound / UpperBound (searchsorted) ---------------------------
+
+def _arg_sort_infer(inputs, attrs):
+    """Not a TensorFlow op (TF sorts with TopKV2 of k = n): the stable order along the last axis."""
+    expect_arity("ArgSort", inputs, 1)
+    x = inputs[0]
+    if x.dtype.is_string or x.dtype.is_bool:
+        raise _error(f"ArgSort: sorting {x.dtype.name} tensors is not supported")
+    if x.shape.rank == 0:
+        raise _error("ArgSort: input must be at least 1-D")
+    if attrs.get("direction") not in ("ASCENDING", "DESCENDING"):
+        raise _error(f"ArgSort: direction must be ASCENDING or DESCENDING, got "
+                     f"{attrs.get('direction')!r}")
+    return [TensorType(int32, x.shape)]
+
+
+def _arg_sort(x, direction):
+    """Stable: equal values keep their order in either direction, as TopKV2 keeps them."""
+    x = np.asarray(x)
+    if direction == "ASCENDING":
+        order = np.argsort(x, axis=-1, kind="stable")
+    else:
+        n = x.shape[-1]
+        order = n - 1 - np.argsort(x[..., ::-1], axis=-1, kind="stable")[..., ::-1]
+    return np.ascontiguousarray(order, dtype=np.int32)
+
+
+def _bound_infer(op: str):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 2)
+        sorted_inputs, values = inputs
+        same_dtype(op, inputs)
+        s, v = _dims(sorted_inputs.shape), _dims(values.shape)
+        if s is not None and v is not None:
+            if len(s) != len(v) or any(a is not None and b is not None and a != b
+                                       for a, b in zip(s[:-1], v[:-1])):
+                raise _error(f"{op}: Leading dim_size of both tensors must match: "
+                             f"{sorted_inputs.shape} vs. {values.shape}")
+        out = attrs.get("out_type", int32)
+        if out.name not in ("int32", "int64"):
+            raise _error(f"{op}: out_type must be int32 or int64, got {out.name}")
+        return [TensorType(out, values.shape)]
+    return infer
+
+
+def _search_bound(side: str):
+    def kernel(sorted_inputs, values, out_type=int32):
+        s, v = np.asarray(sorted_inputs), np.asarray(values)
+        if s.shape[:-1] != v.shape[:-1] or s.ndim != v.ndim:
+            raise _error(f"Leading dim_size of both tensors must match: {list(s.shape)} vs. "
+                         f"{list(v.shape)}")
+        rows_s, rows_v = s.reshape(-1, s.shape[-1]), v.reshape(-1, v.shape[-1])
+        out = np.empty(rows_v.shape, dtype=out_type.numpy_dtype)
+        for i in range(rows_s.shape[0]):
+            out[i] = np.searchsorted(rows_s[i], rows_v[i], side=side)
+        return out.reshape(v.shape)
+    return kernel
+
+
+register_op("Unique", _unique_infer("Unique", 2), _unique, kernel_attrs=("out_idx",))
+register_op("UniqueWithCounts", _unique_infer("UniqueWithCounts", 3), _unique_parts,
+            kernel_attrs=("out_idx",))
+register_op("ArgSort", _arg_sort_infer, _arg_sort, kernel_attrs=("direction",))
+register_op("LowerBound", _bound_infer("LowerBound"), _search_bound("left"),
+            kernel_attrs=("out_type",))
+register_op("UpperBound", _bound_infer("UpperBound"), _search_bound("right"),
+            kernel_attrs=("out_type",))

@@ -7,9 +7,10 @@ gradient written into zeros of the sliced input's shape.
 """
 from __future__ import annotations
 
-from runtime.gradients.registry import RegisterGradient
-from runtime.gradients.util import static_ints
+from runtime.gradients.registry import NotDifferentiable, RegisterGradient
+from runtime.gradients.util import reduce_to, static_ints
 from runtime.ops import array_ops as A
+from runtime.ops import linalg_ops as L
 from runtime.ops import math_ops as M
 from runtime.ops.core import apply_op
 from runtime.origin import current_origin
@@ -87,27 +88,28 @@ def _unpack_grad(op, *grads):
 
 @RegisterGradient("Tile")
 def _tile_grad(op, g):
-    x = op.inputs[0]
-    if not x.shape.is_fully_defined():
-        raise NotImplementedError(f"The gradient of tf.tile needs an input of known shape "
+    """g reshaped to interleaved [multiple, dim] pairs and summed over the multiples."""
+    x, multiples = op.inputs
+    rank = x.shape.rank
+    if rank is None:
+        rank = multiples.shape[0] if multiples.shape.rank == 1 else None
+    if rank is None:
+        raise NotImplementedError(f"The gradient of tf.tile needs an input of known rank "
                                   f"(at {current_origin()})")
-    multiples = static_ints(op.inputs[1], "multiples of a tile")
-    dims = x.shape.as_list()
-    split = []
-    for m, d in zip(multiples, dims):
-        split += [m, d]
-    summed = M.reduce_sum(A.reshape(g, split), axis=list(range(0, 2 * len(dims), 2)))
-    return [summed, None]
+    split = A.reshape(A.transpose(A.stack([multiples, A.shape(x, out_type=multiples.dtype)])),
+                      [-1])
+    summed = M.reduce_sum(A.reshape(g, split), axis=list(range(0, 2 * rank, 2)))
+    return [_like(summed, x), None]
 
 
 @RegisterGradient("GatherV2")
 def _gather_grad(op, g):
     params, indices, axis_t = op.inputs
-    if op.attrs.get("batch_dims", 0):
-        raise NotImplementedError(f"The gradient of tf.gather with batch_dims is not "
-                                  f"supported (at {current_origin()})")
     rank = params.shape.rank
     axis = _axis(static_ints(axis_t, "axis of a gather")[0], rank)
+    batch_dims = op.attrs.get("batch_dims", 0)
+    if batch_dims:
+        return [_batch_gather_grad(params, indices, g, axis, batch_dims), None, None]
     n_idx = indices.shape.rank
     if n_idx is None or g.shape.rank is None:
         raise NotImplementedError(f"The gradient of tf.gather needs indices and params of "
@@ -125,6 +127,15 @@ def _gather_grad(op, g):
         back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, p_rank))
         summed = A.transpose(summed, back)
     return [summed, None, None]
+
+
+def _batch_gather_grad(params, indices, g, axis: int, batch_dims: int):
+    """With ``axis == batch_dims``, g's rows scattered back at (batch coordinates, index)."""
+    if axis != batch_dims:
+        raise NotImplementedError(f"The gradient of tf.gather with batch_dims < axis is not "
+                                  f"supported (at {current_origin()})")
+    coords = A._with_batch_coordinates(A.expand_dims(indices, -1), batch_dims)
+    return A.scatter_nd(coords, g, A.shape(params, out_type=indices.dtype))
 
 
 def _int32(value: int):
@@ -177,3 +188,109 @@ def _mirror_pad_grad(op, g):
 @RegisterGradient("MirrorPadGrad")
 def _mirror_pad_grad_grad(op, g):
     return [A.pad(g, op.inputs[1], mode=op.attrs["mode"]), None]
+
+
+NotDifferentiable("ArgSort", "Unique", "UniqueWithCounts", "LowerBound", "UpperBound",
+                  "BroadcastArgs", "OneHot")
+
+
+@RegisterGradient("ReverseV2")
+def _reverse_grad(op, g):
+    return [A.reverse(g, op.inputs[1]), None]
+
+
+@RegisterGradient("Roll")
+def _roll_grad(op, g):
+    return [A.roll(g, M.negative(op.inputs[1]), op.inputs[2]), None, None]
+
+
+@RegisterGradient("Split")
+def _split_grad(op, *grads):
+    return [None, _concat_parts(grads, op.outputs, op.inputs[0])]
+
+
+@RegisterGradient("SplitV")
+def _split_v_grad(op, *grads):
+    return [_concat_parts(grads, op.outputs, op.inputs[2]), None, None]
+
+
+def _concat_parts(grads, outputs, axis):
+    parts = [A.zeros_like(o) if g is None else g for g, o in zip(grads, outputs)]
+    return A.concat(parts, axis) if len(parts) > 1 else A.identity(parts[0])
+
+
+@RegisterGradient("Slice")
+def _slice_grad(op, g):
+    """The gradient written into zeros of the input's shape: a Pad by begin and the rest."""
+    x, begin = op.inputs[0], op.inputs[1]
+    after = M.subtract(M.subtract(A.shape(x, out_type=begin.dtype),
+                                  A.shape(g, out_type=begin.dtype)), begin)
+    paddings = A.stack([begin, after], axis=1)
+    return [A.pad(g, paddings), None, None]
+
+
+@RegisterGradient("BroadcastTo")
+def _broadcast_to_grad(op, g):
+    return [reduce_to(g, op.inputs[0]), None]
+
+
+@RegisterGradient("EnsureShape")
+def _ensure_shape_grad(op, g):
+    return [g]
+
+
+@RegisterGradient("IdentityN")
+def _identity_n_grad(op, *grads):
+    return list(grads)
+
+
+@RegisterGradient("GatherNd")
+def _gather_nd_grad(op, g):
+    params, indices = op.inputs
+    return [A.scatter_nd(indices, g, A.shape(params, out_type=indices.dtype)), None]
+
+
+@RegisterGradient("ScatterNd")
+def _scatter_nd_grad(op, g):
+    return [None, A.gather_nd(g, op.inputs[0]), None]
+
+
+@RegisterGradient("TensorScatterUpdate")
+def _tensor_scatter_update_grad(op, g):
+    indices, updates = op.inputs[1], op.inputs[2]
+    return [A.tensor_scatter_nd_update(g, indices, A.zeros_like(updates)), None,
+            A.gather_nd(g, indices)]
+
+
+@RegisterGradient("TensorScatterAdd")
+def _tensor_scatter_add_grad(op, g):
+    return [g, None, A.gather_nd(g, op.inputs[1])]
+
+
+@RegisterGradient("TensorScatterSub")
+def _tensor_scatter_sub_grad(op, g):
+    return [g, None, M.negative(A.gather_nd(g, op.inputs[1]))]
+
+
+@RegisterGradient("TensorScatterMin")
+@RegisterGradient("TensorScatterMax")
+def _tensor_scatter_min_max_grad(op, g):
+    """As TensorFlow: the gradient is shared among the elements equal to the result."""
+    x, indices, y = op.inputs
+    out = op.outputs[0]
+    x_hit = M.cast(M.equal(x, out), g.dtype)
+    y_hit = M.cast(M.equal(y, A.gather_nd(out, indices)), g.dtype)
+    hits = M.add(x_hit, A.scatter_nd(indices, y_hit, A.shape(x, out_type=indices.dtype)))
+    share = M.divide(g, hits)
+    return [M.multiply(share, x_hit), None, M.multiply(A.gather_nd(share, indices), y_hit)]
+
+
+@RegisterGradient("MatrixDiag")
+def _matrix_diag_grad(op, g):
+    return [L.diag_part(g)]
+
+
+@RegisterGradient("MatrixSetDiag")
+def _matrix_set_diag_grad(op, g):
+    _, d = op.inputs
+    return [L.set_diag(g, A.zeros_like(d)), L.diag_part(g)]

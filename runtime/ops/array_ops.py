@@ -12,6 +12,7 @@ downstream (``tf.reshape(x, tf.shape(y))``).
 from __future__ import annotations
 
 import builtins
+from collections import namedtuple
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from graph import dtypes
 from graph.dtypes import DType, as_dtype
 from graph.shapes import TensorShape
 from runtime import context
+from runtime.ops import math_ops as M
 from runtime.ops.core import _const_name, apply_op, constant, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, Tensor
@@ -393,6 +395,507 @@ def _cast(x: Tensor, dtype: DType) -> Tensor:
     return cast(x, dtype)
 
 
+# -- reordering, splitting, slicing -------------------------------------------------------------
+
+def reverse(tensor, axis, name: str | None = None) -> Tensor:
+    """``tf.reverse``: flips the listed axes (a 1-D list; duplicates are an error)."""
+    op_name = name or "ReverseV2"
+    return apply_op("ReverseV2", [convert_to_tensor(tensor), _int_tensor(axis, op_name, "axis")],
+                    name=op_name)
+
+
+def roll(input, shift, axis, name: str | None = None) -> Tensor:
+    """``tf.roll``: elements shifted cyclically; shifts on a repeated axis add up."""
+    op_name = name or "Roll"
+    return apply_op("Roll", [convert_to_tensor(input), _int_tensor(shift, op_name, "shift"),
+                             _int_tensor(axis, op_name, "axis")], name=op_name)
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None,
+                     name: str | None = None) -> Tensor:
+    """``tf.reverse_sequence``: in batch row ``i``, the first ``seq_lengths[i]`` elements along
+    ``seq_axis`` reversed (a gather with batch_dims, so it is differentiable)."""
+    x = convert_to_tensor(input)
+    lengths = convert_to_tensor(seq_lengths, dtype_hint=dtypes.int64)
+    rank = x.shape.rank
+    if rank is None or seq_axis is None:
+        raise ValueError("reverse_sequence needs an input of known rank and a seq_axis")
+    seq_axis, batch_axis = int(seq_axis) % rank, int(batch_axis or 0) % rank
+    if seq_axis == batch_axis:
+        raise ValueError(f"batch_dim == seq_dim == {seq_axis}")
+    perm = [batch_axis, seq_axis] + [d for d in builtins.range(rank)
+                                     if d not in (batch_axis, seq_axis)]
+    moved = transpose(x, perm)
+    steps = range_(constant(0, dtype=lengths.dtype), shape(moved, out_type=lengths.dtype)[1])
+    lens = expand_dims(lengths, 1)
+    flipped = M.subtract(M.subtract(lens, 1), steps)
+    index = M.where(M.less(steps, lens), flipped, M.add(steps, M.multiply(lens, 0)))
+    out = gather(moved, index, axis=1, batch_dims=1)
+    inverse = [perm.index(d) for d in builtins.range(rank)]
+    return transpose(out, inverse, name=name or "ReverseSequence")
+
+
+def slice(input_, begin, size, name: str | None = None) -> Tensor:  # noqa: A001
+    """``tf.slice``: ``size[i]`` elements from ``begin[i]`` (-1: all the rest)."""
+    op_name = name or "Slice"
+    x = convert_to_tensor(input_)
+    b = _int_tensor(begin, op_name, "begin")
+    s = _int_tensor(size, op_name, "size") if _is_tensor_like(size) else \
+        convert_to_tensor(size, dtype=b.dtype, name=_const_name(op_name, "size"))
+    return apply_op("Slice", [x, b, s], name=op_name)
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name: str = "split") -> list:
+    """``tf.split``: into ``n`` equal parts (``Split``) or parts of the given sizes (``SplitV``)."""
+    x = convert_to_tensor(value)
+    sizes = num_or_size_splits
+    if _is_tensor_like(sizes) and convert_to_tensor(sizes).shape.rank == 0:
+        sizes = _static_dims(convert_to_tensor(sizes))
+        if sizes is None:
+            raise ValueError("tf.split: a scalar num_or_size_splits must be known while tracing")
+        sizes = sizes[0]
+    if isinstance(sizes, (int, np.integer)) and not isinstance(sizes, bool):
+        result = apply_op("Split", [_int_tensor(axis, name, "split_dim"), x],
+                          attrs={"num_split": int(sizes)}, name=name)
+        return list(result) if isinstance(result, tuple) else [result]
+    sizes_t = _int_tensor(sizes, name, "size_splits")
+    if num is None:
+        n = sizes_t.shape[0] if sizes_t.shape.rank == 1 else None
+        if n is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {sizes_t.shape}")
+        num = n
+    result = apply_op("SplitV", [x, sizes_t, _int_tensor(axis, name, "split_dim")],
+                      attrs={"num_split": int(num)}, name=name)
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+def ensure_shape(x, shape, name: str | None = None) -> Tensor:
+    """``tf.ensure_shape``: checks the shape (None dims match anything) and refines it."""
+    from graph.shapes import as_shape
+    return apply_op("EnsureShape", [convert_to_tensor(x)], attrs={"shape": as_shape(shape)},
+                    name=name or "EnsureShape")
+
+
+def identity_n(input, name: str | None = None) -> list:
+    """``tf.identity_n``: the identity of each tensor of a list."""
+    tensors = [convert_to_tensor(t) for t in input]
+    result = apply_op("IdentityN", tensors, name=name or "IdentityN")
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+# -- broadcasting ----------------------------------------------------------------------------------
+
+def broadcast_to(input, shape, name: str | None = None) -> Tensor:
+    op_name = name or "BroadcastTo"
+    return apply_op("BroadcastTo", [convert_to_tensor(input), _int_tensor(shape, op_name, "shape")],
+                    name=op_name)
+
+
+def broadcast_static_shape(shape_x, shape_y) -> TensorShape:
+    """``tf.broadcast_static_shape``: the broadcast of two TensorShapes (ValueError if none)."""
+    from graph.shapes import as_shape, broadcast_shapes
+    x, y = as_shape(shape_x), as_shape(shape_y)
+    try:
+        return broadcast_shapes(x, y)
+    except ValueError:
+        raise ValueError("Incompatible shapes for broadcasting. Two shapes are compatible if "
+                         "for each dimension pair they are either equal or one of them is 1. "
+                         f"Received: {x} and {y}.") from None
+
+
+def broadcast_dynamic_shape(shape_x, shape_y, name: str | None = None) -> Tensor:
+    """``tf.broadcast_dynamic_shape``: the broadcast of two shape vectors (``BroadcastArgs``)."""
+    op_name = name or "BroadcastArgs"
+    x = _int_tensor(shape_x, op_name, "s0")
+    y = convert_to_tensor(shape_y) if _is_tensor_like(shape_y) else \
+        convert_to_tensor(shape_y, dtype=x.dtype, name=_const_name(op_name, "s1"))
+    return apply_op("BroadcastArgs", [x, y], name=op_name)
+
+
+def meshgrid(*args, **kwargs) -> list:
+    """``tf.meshgrid``: N-D coordinate grids; ``indexing='xy'`` swaps the first two axes."""
+    indexing = kwargs.pop("indexing", "xy")
+    name = kwargs.pop("name", "meshgrid")
+    if kwargs:
+        raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this function")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Argument `indexing` parameter must be either 'xy' or 'ij', "
+                         f"got '{indexing}'")
+    tensors = [reshape(convert_to_tensor(a), [-1]) for a in args]
+    n = len(tensors)
+    if n == 0:
+        return []
+    shapes = [[1] * i + [-1] + [1] * (n - i - 1) for i in builtins.range(n)]
+    if indexing == "xy" and n > 1:
+        shapes[0][:2], shapes[1][:2] = [1, -1], [-1, 1]
+    sizes = [size(t) for t in tensors]
+    if indexing == "xy" and n > 1:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    full = stack(sizes)  # static sizes stay static: inference reads a Pack of constants
+    return [broadcast_to(reshape(t, s), full, name=name) for t, s in zip(tensors, shapes)]
+
+
+# -- clipping --------------------------------------------------------------------------------
+
+def clip_by_value(t, clip_value_min, clip_value_max, name: str | None = None) -> Tensor:
+    """``tf.clip_by_value``: ``minimum(maximum(t, min), max)``; the result keeps ``t``'s shape."""
+    x = convert_to_tensor(t)
+    clipped = M.maximum(M.minimum(x, clip_value_max), clip_value_min)
+    if not x.shape.is_compatible_with(clipped.shape):
+        raise ValueError(f"Shapes {x.shape} and {clipped.shape} are incompatible")
+    return identity(clipped, name=name or "clip_by_value")
+
+
+def clip_by_norm(t, clip_norm, axes=None, name: str | None = None) -> Tensor:
+    """``tf.clip_by_norm``: ``t * clip_norm / max(l2norm(t, axes), clip_norm)``."""
+    x = convert_to_tensor(t)
+    c = convert_to_tensor(clip_norm, dtype=x.dtype) if not _is_tensor_like(clip_norm) else \
+        convert_to_tensor(clip_norm)
+    l2sum = M.reduce_sum(M.multiply(x, x), axis=axes, keepdims=True)
+    positive = M.greater(l2sum, 0)
+    safe = M.where(positive, l2sum, ones_like(l2sum))
+    norm = M.where(positive, M.sqrt(safe), l2sum)
+    scaled = M.multiply(x, c)
+    return identity(M.divide(scaled, M.maximum(norm, c)), name=name or "clip_by_norm")
+
+
+def global_norm(t_list, name: str | None = None) -> Tensor:
+    """``tf.linalg.global_norm``: the l2 norm of all the tensors together (None skipped)."""
+    if not isinstance(t_list, (list, tuple)):
+        raise TypeError("`t_list` should be a sequence of tensors. Received "
+                        f"{type(t_list).__name__}.")
+    squares = [M.reduce_sum(M.multiply(t, t)) for t in
+               (convert_to_tensor(v) for v in t_list if v is not None)]
+    if not squares:
+        raise ValueError("tf.linalg.global_norm needs at least one tensor that is not None")
+    return M.sqrt(M.add_n(squares) if len(squares) > 1 else squares[0],
+                  name=name or "global_norm")
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name: str | None = None):
+    """``tf.clip_by_global_norm``: each tensor times ``clip_norm / max(global_norm, clip_norm)``.
+
+    Returns ``(clipped list, global_norm)``; None entries stay None, and a
+    non-finite global norm makes every value NaN, as in TensorFlow.
+    """
+    if not isinstance(t_list, (list, tuple)):
+        raise TypeError("`t_list` should be a sequence of tensors. Received "
+                        f"{type(t_list).__name__}.")
+    norm = global_norm(t_list) if use_norm is None else convert_to_tensor(use_norm)
+    c = convert_to_tensor(clip_norm, dtype=norm.dtype) if not _is_tensor_like(clip_norm) else \
+        convert_to_tensor(clip_norm)
+    scale = M.multiply(c, M.minimum(M.divide(1.0, norm), M.divide(1.0, c)))
+    scale = M.add(scale, M.subtract(norm, norm))  # NaN when the norm is not finite
+    clipped = []
+    for t in t_list:
+        t = None if t is None else convert_to_tensor(t)
+        clipped.append(None if t is None else identity(M.multiply(t, M.cast(scale, t.dtype))))
+    return clipped, norm
+
+
+# -- masks, repeats, one-hot -----------------------------------------------------------------------
+
+def boolean_mask(tensor, mask, axis=None, name: str = "boolean_mask") -> Tensor:
+    """``tf.boolean_mask``: the entries where ``mask`` (a bool tensor over dims
+    ``axis .. axis + rank(mask)``) is true, flattened into one dimension.
+
+    Composed as TensorFlow composes it (Reshape, Where, GatherV2), so the
+    gradient is the gather's.
+    """
+    x = convert_to_tensor(tensor)
+    m = convert_to_tensor(mask, dtype_hint=dtypes.bool_)
+    if not m.dtype.is_bool:
+        raise TypeError(f"boolean_mask: mask must be a bool tensor, got {m.dtype.name}")
+    ndims_mask = m.shape.rank
+    if ndims_mask is None:
+        raise ValueError("Number of mask dimensions must be specified, even if some "
+                         "dimensions are None.  E.g. shape=[None] is ok, but shape=None is not.")
+    if ndims_mask == 0:
+        raise ValueError("mask cannot be scalar.")
+    axis = 0 if axis is None else int(axis)
+    if x.shape.rank is not None and axis < 0:
+        axis += x.shape.rank
+    if x.shape.rank is not None:
+        lead = TensorShape(list(x.shape.as_tuple())[axis:axis + ndims_mask])
+        if not lead.is_compatible_with(m.shape):
+            raise ValueError(f"Shapes {lead} and {m.shape} are incompatible")
+    dims = shape(x)
+    leading = M.reduce_prod(strided_slice(dims, builtins.slice(axis, axis + ndims_mask)))
+    flat = reshape(x, concat([dims[:axis], reshape(leading, [1]), dims[axis + ndims_mask:]], 0))
+    if x.shape.rank is not None:
+        known = list(x.shape.as_tuple())
+        lead_n = None if None in known[axis:axis + ndims_mask] else \
+            int(np.prod(known[axis:axis + ndims_mask], dtype=np.int64))
+        flat = ensure_shape(flat, known[:axis] + [lead_n] + known[axis + ndims_mask:])
+    indices = squeeze(M.where(reshape(m, [-1])), axis=[1])
+    return gather(flat, indices, axis=axis, name=name)
+
+
+def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool_, name: str | None = None) -> Tensor:
+    """``tf.sequence_mask``: ``mask[i..., j] = j < lengths[i...]`` (maxlen: the longest)."""
+    lengths = convert_to_tensor(lengths)
+    if maxlen is None:
+        maxlen = M.maximum(M.reduce_max(lengths), constant(0, dtype=lengths.dtype))
+    else:
+        maxlen = convert_to_tensor(maxlen)
+        if maxlen.shape.rank not in (None, 0):
+            raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received "
+                             f"`maxlen` = {maxlen} with shape '{maxlen.shape}' instead")
+    row = range_(constant(0, dtype=maxlen.dtype), maxlen, constant(1, dtype=maxlen.dtype))
+    mask = M.less(row, M.cast(expand_dims(lengths, -1), maxlen.dtype))
+    dtype = as_dtype(dtype)
+    return mask if dtype.is_bool else M.cast(mask, dtype, name=name)
+
+
+def repeat(input, repeats, axis=None, name: str | None = None) -> Tensor:
+    """``tf.repeat``: each element (or slice along ``axis``) repeated ``repeats`` times.
+
+    As TensorFlow composes it: a scalar ``repeats`` is a Tile and a Reshape;
+    per-slice repeats tile every slice ``max(repeats)`` times and keep the
+    first ``repeats[i]`` copies with a ``sequence_mask``.
+    """
+    x = convert_to_tensor(input)
+    if axis is None:
+        x, axis = reshape(x, [-1]), 0
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError("tf.repeat needs an input of known rank")
+    if rank == 0:
+        raise ValueError("input must have rank at least 1")
+    axis = _normalize_axis(int(axis), rank)
+    r = convert_to_tensor(repeats, dtype_hint=dtypes.int32)
+    expanded = expand_dims(x, axis + 1)
+
+    def multiples(count):
+        return stack([count if i == axis + 1 else constant(1, dtype=r.dtype)
+                      for i in builtins.range(rank + 1)])
+    if r.shape.rank == 0:
+        tiled = tile(expanded, multiples(r))
+        times = r.numpy() if isinstance(r, EagerTensor) else r.value  # None: computed
+        if times is not None and x.shape.is_fully_defined():
+            dims = x.shape.as_list()
+            new_shape = dims[:axis] + [dims[axis] * int(times)] + dims[axis + 1:]
+        else:
+            dims = shape(x, out_type=r.dtype)
+            new_shape = concat([dims[:axis], reshape(M.multiply(dims[axis], r), [1]),
+                                dims[axis + 1:]], 0)
+        return reshape(tiled, new_shape, name=name or "repeat")
+    r = broadcast_to(r, shape(x, out_type=r.dtype)[axis:axis + 1])
+    max_repeat = M.maximum(M.reduce_max(r), constant(0, dtype=r.dtype))
+    tiled = tile(expanded, multiples(max_repeat))
+    return boolean_mask(tiled, sequence_mask(r, max_repeat), axis=axis, name=name or "repeat")
+
+
+def _normalize_axis(axis: int, rank: int) -> int:
+    if not -rank <= axis < rank:
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
+    return axis % rank
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None,
+            name: str | None = None) -> Tensor:
+    """``tf.one_hot``: ``on_value`` where ``indices == j`` along a new ``axis`` (last by default).
+
+    The dtype is ``dtype``, else that of ``on_value``/``off_value``, else
+    float32; an index outside ``[0, depth)`` gives a row of ``off_value``.
+    """
+    op_name = name or "one_hot"
+    on_t = convert_to_tensor(on_value) if _is_tensor_like(on_value) else None
+    off_t = convert_to_tensor(off_value) if _is_tensor_like(off_value) else None
+    given = [t.dtype for t in (on_t, off_t) if t is not None]
+    if dtype is None:
+        if given:
+            dtype = given[0]
+        else:
+            plain = [v for v in (on_value, off_value) if v is not None]
+            dtype = dtypes.infer_dtype(plain[0]) if plain else dtypes.float32
+    dtype = as_dtype(dtype)
+    if on_t is not None and off_t is not None and on_t.dtype != off_t.dtype:
+        raise TypeError(f"dtype {on_t.dtype!r} of on_value does not match dtype "
+                        f"{off_t.dtype!r} of off_value")
+    for what, t in (("on_value", on_t), ("off_value", off_t)):
+        if t is not None and t.dtype != dtype:
+            raise TypeError(f"dtype {t.dtype!r} of {what} does not match dtype parameter "
+                            f"{dtype!r}")
+    on = on_t if on_t is not None else convert_to_tensor(1 if on_value is None else on_value,
+                                                         dtype=dtype,
+                                                         name=_const_name(op_name, "on_value"))
+    off = off_t if off_t is not None else convert_to_tensor(0 if off_value is None else off_value,
+                                                            dtype=dtype,
+                                                            name=_const_name(op_name, "off_value"))
+    idx = convert_to_tensor(indices, dtype_hint=dtypes.int32)
+    d = convert_to_tensor(depth, dtype_hint=dtypes.int32) if _is_tensor_like(depth) else \
+        convert_to_tensor(depth, dtype=dtypes.int32, name=_const_name(op_name, "depth"))
+    return apply_op("OneHot", [idx, d, on, off], attrs={"axis": -1 if axis is None else int(axis)},
+                    name=op_name)
+
+
+def linspace(start, stop, num, name: str | None = None, axis: int = 0) -> Tensor:
+    """``tf.linspace``: ``num`` evenly spaced values from ``start`` to ``stop`` (both included).
+
+    As TensorFlow's ``linspace_nd``: start and stop broadcast (the values
+    run along ``axis``), inner values are ``start + i * (stop - start) / (num - 1)``
+    and the last one is exactly ``stop``.
+    """
+    name = name or "linspace"
+    start = convert_to_tensor(start)
+    stop = convert_to_tensor(stop, dtype=start.dtype) if not _is_tensor_like(stop) else \
+        convert_to_tensor(stop)
+    if start.dtype != stop.dtype:
+        raise TypeError(f"linspace: start and stop must have the same dtype, got "
+                        f"{start.dtype.name} and {stop.dtype.name}")
+    if start.dtype.is_integer:
+        start, stop = M.cast(start, dtypes.float64), M.cast(stop, dtypes.float64)
+    num = convert_to_tensor(num, dtype_hint=dtypes.int32)
+    full = broadcast_static_shape(start.shape, stop.shape)
+    # broadcast each to the other (adding zeros keeps unknown dimensions working)
+    start = M.add(start, M.multiply(stop, 0.0)) if start.shape != full else start
+    stop = M.add(stop, M.multiply(start, 0.0)) if stop.shape != full else stop
+    expanded_start, expanded_stop = expand_dims(start, axis), expand_dims(stop, axis)
+    one = constant(1, dtype=num.dtype)
+    n_steps = M.maximum(M.subtract(num, one), one)
+    delta = M.divide(M.subtract(expanded_stop, expanded_start), M.cast(n_steps, start.dtype))
+    rank = full.rank if full.rank is not None else 0
+    steps_shape = [1] * (rank + 1)
+    steps_shape[axis % (rank + 1)] = -1
+    inner = reshape(M.cast(range_(one, M.maximum(n_steps, one), dtype=num.dtype), start.dtype),
+                    steps_shape)
+    middle = M.add(expanded_start, M.multiply(inner, delta))
+    values = concat([expanded_start, middle, expanded_stop], axis)
+    count = M.cast(M.maximum(num, constant(0, dtype=num.dtype)), dtypes.int32)
+    sizes = stack([count if i == axis % (rank + 1) else constant(-1)
+                   for i in builtins.range(rank + 1)])  # num == 0 or 1 keeps 0 or 1 values
+    return slice(values, zeros([rank + 1], dtype=dtypes.int32), sizes, name=name)
+
+
+# -- sorting, unique, searchsorted -------------------------------------------------------------
+
+def _sort_order(values, axis, direction: str, name: str):
+    """The sort permutation of ``values`` along ``axis`` (moved last for ``ArgSort``)."""
+    if direction not in ("ASCENDING", "DESCENDING"):
+        raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. "
+                         f"Received: direction={direction}")
+    x = convert_to_tensor(values)
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError("sort: the input must have a known rank")
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise ValueError(f"Invalid axis: {axis}")
+    axis = axis + rank if axis < 0 else axis
+    perm = None
+    if axis != rank - 1:
+        perm = list(builtins.range(rank))
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        x = transpose(x, perm)
+    order = apply_op("ArgSort", [x], attrs={"direction": direction}, name=name)
+    return x, order, perm
+
+
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None) -> Tensor:
+    """``tf.argsort``: int32 indices that sort ``values`` (ties keep their order)."""
+    _, order, perm = _sort_order(values, axis, direction, name or "argsort")
+    return transpose(order, perm) if perm else order
+
+
+def sort(values, axis=-1, direction="ASCENDING", name=None) -> Tensor:
+    """``tf.sort``: the values gathered in sorted order (differentiable through the gather)."""
+    x, order, perm = _sort_order(values, axis, direction, "ArgSort")
+    batch = x.shape.rank - 1
+    out = gather(x, order, axis=batch, batch_dims=batch, name=name or "sort")
+    return transpose(out, perm) if perm else out
+
+
+def unique(x, out_idx=dtypes.int32, name: str | None = None):
+    """``tf.unique``: ``(y, idx)`` with y in order of first occurrence, ``x == gather(y, idx)``."""
+    y, idx = apply_op("Unique", [convert_to_tensor(x)], attrs={"out_idx": as_dtype(out_idx)},
+                      name=name or "Unique")
+    return UniqueResult(y, idx)
+
+
+def unique_with_counts(x, out_idx=dtypes.int32, name: str | None = None):
+    """``tf.unique_with_counts``: ``(y, idx, count)``."""
+    y, idx, count = apply_op("UniqueWithCounts", [convert_to_tensor(x)],
+                             attrs={"out_idx": as_dtype(out_idx)},
+                             name=name or "UniqueWithCounts")
+    return UniqueWithCountsResult(y, idx, count)
+
+
+def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32,
+                 name: str | None = None) -> Tensor:
+    """``tf.searchsorted``: insertion points of ``values`` in each innermost sorted row."""
+    if side not in ("left", "right"):
+        raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: "
+                         f"`side` = '{side}'.")
+    s = convert_to_tensor(sorted_sequence)
+    v = convert_to_tensor(values) if _is_tensor_like(values) else \
+        convert_to_tensor(values, dtype=s.dtype)
+    op = "LowerBound" if side == "left" else "UpperBound"
+    return apply_op(op, [s, v], attrs={"out_type": as_dtype(out_type)}, name=name or op)
+
+
+UniqueResult = namedtuple("Unique", ["y", "idx"])
+UniqueWithCountsResult = namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+
+
+# -- gather_nd / scatter ----------------------------------------------------------------------
+
+def gather_nd(params, indices, batch_dims: int = 0, name: str | None = None) -> Tensor:
+    """``tf.gather_nd``: slices of ``params`` at the index vectors in ``indices``' last axis."""
+    p = convert_to_tensor(params)
+    i = convert_to_tensor(indices, dtype_hint=dtypes.int32)
+    if batch_dims:
+        i = _with_batch_coordinates(i, int(batch_dims))
+    return apply_op("GatherNd", [p, i], name=name or "GatherNd")
+
+
+def _with_batch_coordinates(indices: Tensor, batch_dims: int) -> Tensor:
+    """``indices`` with the coordinates of its leading ``batch_dims`` dims prepended."""
+    if indices.shape.rank is None or indices.shape.rank <= batch_dims:
+        raise ValueError(f"gather_nd: batch_dims ({batch_dims}) must be less than the rank of "
+                         f"indices ({indices.shape.rank})")
+    dims = shape(indices, out_type=indices.dtype)
+    grids = meshgrid(*[range_(constant(0, dtype=indices.dtype), dims[k])
+                       for k in builtins.range(batch_dims)], indexing="ij")
+    inner = indices.shape.rank - batch_dims - 1
+    coords = []
+    for g in grids:
+        for _ in builtins.range(inner):
+            g = expand_dims(g, -1)
+        coords.append(broadcast_to(g, dims[:-1]))
+    return concat([stack(coords, axis=-1), indices], -1)
+
+
+def scatter_nd(indices, updates, shape, name: str | None = None) -> Tensor:
+    """``tf.scatter_nd``: ``updates`` summed into zeros of ``shape`` at ``indices``."""
+    op_name = name or "ScatterNd"
+    i = convert_to_tensor(indices, dtype_hint=dtypes.int32)
+    u = convert_to_tensor(updates)
+    s = convert_to_tensor(shape) if _is_tensor_like(shape) else \
+        convert_to_tensor(list(shape) if isinstance(shape, TensorShape) else shape,
+                          dtype=i.dtype, name=_const_name(op_name, "shape"))
+    return apply_op("ScatterNd", [i, u, s], name=op_name)
+
+
+def _tensor_scatter(op: str, tf_name: str):
+    def fn(tensor, indices, updates, name=None):
+        t = convert_to_tensor(tensor)
+        i = convert_to_tensor(indices, dtype_hint=dtypes.int32)
+        u = convert_to_tensor(updates) if _is_tensor_like(updates) else \
+            convert_to_tensor(updates, dtype=t.dtype)
+        return apply_op(op, [t, i, u], name=name or op)
+    fn.__name__ = fn.__qualname__ = tf_name
+    fn.__doc__ = f"``tf.{tf_name}``: a copy of ``tensor`` with ``updates`` combined at ``indices``."
+    return fn
+
+
+tensor_scatter_nd_update = _tensor_scatter("TensorScatterUpdate", "tensor_scatter_nd_update")
+tensor_scatter_nd_add = _tensor_scatter("TensorScatterAdd", "tensor_scatter_nd_add")
+tensor_scatter_nd_sub = _tensor_scatter("TensorScatterSub", "tensor_scatter_nd_sub")
+tensor_scatter_nd_min = _tensor_scatter("TensorScatterMin", "tensor_scatter_nd_min")
+tensor_scatter_nd_max = _tensor_scatter("TensorScatterMax", "tensor_scatter_nd_max")
+
+
 # -- slicing: Tensor.__getitem__ ------------------------------------------------------------------
 
 _INDEX_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
@@ -427,7 +930,7 @@ def strided_slice_spec(key) -> tuple[tuple, list[Tensor]]:
             spec.append(("ellipsis",))
         elif item is None:
             spec.append(("newaxis",))
-        elif isinstance(item, slice):
+        elif isinstance(item, builtins.slice):
             if isinstance(item.step, (int, np.integer)) and item.step == 0:
                 raise ValueError("slice step cannot be zero")
             spec.append(("slice", bound(item.start), bound(item.stop), bound(item.step)))
