@@ -70,7 +70,7 @@ _DEVICES = _DeviceState()
 
 
 def _matches(device: PhysicalDevice | LogicalDevice, device_type) -> bool:
-    return device_type is None or str(device_type).upper() == device.device_type
+    return device_type is None or device_type == device.device_type  # 'cpu' matches none, as in TF
 
 
 def list_physical_devices(device_type=None) -> list:

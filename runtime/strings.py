@@ -1,3 +1,6 @@
-"""``tf.strings``: string formatting, joining and conversion."""
-from runtime.ops.string_ops import (as_string, format, join, length, lower,  # noqa: F401
-                                    to_number, upper)
+"""``tf.strings``: string formatting, splitting, conversion and hashing."""
+from runtime.ops.string_ops import (as_string, bytes_split, format, join, length,  # noqa: F401
+                                    lower, reduce_join, regex_full_match, regex_replace, split,
+                                    strip, substr, to_hash_bucket, to_hash_bucket_fast,
+                                    to_hash_bucket_strong, to_number, unicode_decode,
+                                    unicode_encode, unicode_split, upper)

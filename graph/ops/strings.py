@@ -12,6 +12,10 @@ an object array (0-d for a scalar), never a bare ``bytes``.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
+import re
+
 import numpy as np
 
 from graph.dtypes import as_dtype, string
@@ -19,7 +23,7 @@ from graph.errors import InvalidArgumentError
 from graph.ir import TensorType
 from graph.ops.infer import broadcast, expect_arity
 from graph.registry import register_op
-from graph.shapes import TensorShape
+from graph.shapes import TensorShape, broadcast_shapes
 
 
 # -- text form of values ----------------------------------------------------------
@@ -228,10 +232,22 @@ def _length(b: bytes, unit="BYTE"):
 
 _infer, _kernel = _unary_string("StringLength", _length, as_dtype("int32"))
 register_op("StringLength", _infer, _kernel, kernel_attrs=("unit",))
-_infer, _kernel = _unary_string("StringUpper", lambda b: b.upper())
-register_op("StringUpper", _infer, _kernel)
-_infer, _kernel = _unary_string("StringLower", lambda b: b.lower())
-register_op("StringLower", _infer, _kernel)
+def _case(method: str):
+    """ASCII-only by default; with encoding 'utf-8' every Unicode letter, as TF's ICU path."""
+    def convert(b: bytes, encoding=""):
+        if encoding.lower().replace("-", "") == "utf8":
+            return getattr(b.decode("utf-8", errors="surrogateescape"), method)().encode(
+                "utf-8", errors="surrogateescape")
+        return getattr(b, method)()
+    return convert
+
+
+_infer, _kernel = _unary_string("StringUpper", _case("upper"))
+register_op("StringUpper", _infer, _kernel, kernel_attrs=("encoding",))
+_infer, _kernel = _unary_string("StringLower", _case("lower"))
+register_op("StringLower", _infer, _kernel, kernel_attrs=("encoding",))
+_infer, _kernel = _unary_string("StringStrip", lambda b: b.strip())
+register_op("StringStrip", _infer, _kernel)
 
 
 def _to_number_infer(inputs, attrs):
@@ -243,6 +259,13 @@ def _to_number_infer(inputs, attrs):
     return [TensorType(out, inputs[0].shape)]
 
 
+def _parse_float(text: str) -> float:
+    """strtod's forms: decimal, exponent, inf/nan and hexadecimal (0x10 -> 16)."""
+    if text.lower().lstrip("+-").startswith("0x"):
+        return float.fromhex(text)
+    return float(text)
+
+
 def _string_to_number(x, out_type):
     np_dtype = as_dtype(out_type).numpy_dtype
     arr = np.asarray(x, dtype=object)
@@ -250,8 +273,8 @@ def _string_to_number(x, out_type):
     for idx in np.ndindex(arr.shape):
         text = arr[idx].decode(errors="replace").strip()
         try:
-            out[idx] = int(text) if np_dtype.kind in "iu" else float(text)
-        except ValueError:
+            out[idx] = int(text) if np_dtype.kind in "iu" else _parse_float(text)
+        except (ValueError, OverflowError):
             raise InvalidArgumentError(
                 message=f"StringToNumberOp could not correctly convert string: {text}") from None
     return out
@@ -268,19 +291,287 @@ def _as_string_infer(inputs, attrs):
     return [TensorType(string, x.shape)]
 
 
-def _as_string(x):
+def _as_string(x, precision=-1, scientific=False, shortest=False, width=-1, fill=""):
+    """printf formatting as TensorFlow's AsString builds it (``%{fill}{width}.{precision}f``)."""
     arr = np.asarray(x)
+    kind = arr.dtype.kind
+    spec = "%" + (fill if fill else "") + (str(width) if width > -1 else "")
+    if kind == "f":
+        spec += (f".{precision}" if precision > -1 else "") + (
+            "g" if shortest else "e" if scientific else "f")
+    elif kind in "iu":
+        spec += "d"
     out = np.empty(arr.shape, dtype=object)
     for idx in np.ndindex(arr.shape):
         v = arr[idx]
-        if arr.dtype.kind == "b":
+        if kind == "b":
             text = "true" if v else "false"
-        elif arr.dtype.kind == "f":
-            text = "%f" % v  # TensorFlow's AsString uses printf's %f by default
+        elif kind == "c":
+            text = "(%s,%s)" % (_as_string(v.real, precision, scientific, shortest)[()].decode(),
+                                _as_string(v.imag, precision, scientific, shortest)[()].decode())
+        elif kind == "f" and shortest and precision < 0:
+            text = format_element(v) if arr.dtype != np.float64 else repr(float(v))
+            text = text.removesuffix(".0") if "e" not in text else text
         else:
-            text = str(int(v))
+            text = spec % (int(v) if kind in "iu" else float(v))
         out[idx] = text.encode()
     return out
 
 
-register_op("AsString", _as_string_infer, _as_string)
+register_op("AsString", _as_string_infer, _as_string,
+            kernel_attrs=("precision", "scientific", "shortest", "width", "fill"))
+
+
+# -- splitting: a flat values vector and int64 row splits (a RaggedTensor's components) -----
+
+def _split_whitespace(b: bytes, maxsplit: int) -> list:
+    return b.split(None, maxsplit) if maxsplit >= 0 else b.split()
+
+
+def _split(b: bytes, sep=b"", maxsplit=-1) -> list:
+    """``StringSplitV2``: an empty ``sep`` splits on runs of whitespace, dropping empty pieces."""
+    sep = sep.encode() if isinstance(sep, str) else sep
+    if not sep:
+        return _split_whitespace(b, maxsplit)
+    return b.split(sep, maxsplit)
+
+
+def _unicode_chars(b: bytes, errors="replace", replacement_char=65533) -> list:
+    """The code points of UTF-8 ``b``; invalid bytes as ``errors`` says (TF's three modes)."""
+    out = []
+    for ch in b.decode("utf-8", errors="surrogateescape"):
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # an invalid byte
+            if errors == "strict":
+                raise InvalidArgumentError(message="Invalid formatting on input string")
+            if errors == "ignore":
+                continue
+            code = replacement_char
+        out.append(code)
+    return out
+
+
+def _unicode_pieces(b: bytes, errors="replace", replacement_char=65533) -> list:
+    return [chr(c).encode("utf-8", errors="surrogatepass")
+            for c in _unicode_chars(b, errors, replacement_char)]
+
+
+def _register_splitter(op: str, piece_fn, values_dtype, attrs=()):
+    """``op``: a 1-D string tensor to (values, row_splits), each row ``piece_fn``'s list."""
+    def infer(inputs, node_attrs):
+        expect_arity(op, inputs, 1)
+        _expect_string(op, inputs[0])
+        shape = inputs[0].shape
+        if shape.rank is not None and shape.rank != 1:
+            raise InvalidArgumentError(message=f"{op}: input must be a vector, got shape {shape}")
+        n = shape[0] if shape.rank == 1 else None
+        return [TensorType(values_dtype, TensorShape([None])),
+                TensorType(as_dtype("int64"), TensorShape([None if n is None else n + 1]))]
+
+    np_dtype = object if values_dtype is string else values_dtype.numpy_dtype
+
+    def kernel(x, **kwargs):
+        rows = [piece_fn(b, **kwargs) for b in np.asarray(x, dtype=object).reshape(-1)]
+        splits = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum([len(r) for r in rows], out=splits[1:])
+        flat = [p for r in rows for p in r]
+        values = _object_list(flat) if np_dtype is object else np.array(flat, dtype=np_dtype)
+        return values, splits
+    register_op(op, infer, kernel, kernel_attrs=tuple(attrs))
+
+
+def _object_list(items: list) -> np.ndarray:
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
+
+
+_register_splitter("StringSplitV2", _split, string, ("sep", "maxsplit"))
+_register_splitter("StringBytesSplit", lambda b: [b[i:i + 1] for i in range(len(b))], string)
+_register_splitter("UnicodeSplit", _unicode_pieces, string, ("errors", "replacement_char"))
+_register_splitter("UnicodeDecode", _unicode_chars, as_dtype("int32"),
+                   ("errors", "replacement_char"))
+
+
+def _encode_infer(inputs, attrs):
+    expect_arity("UnicodeEncode", inputs, 2)
+    values, splits = inputs
+    if values.dtype.name != "int32":
+        raise InvalidArgumentError(message=f"UnicodeEncode: code points must be int32, got "
+                                           f"{values.dtype.name}")
+    n = splits.shape[0] if splits.shape.rank == 1 else None
+    return [TensorType(string, TensorShape([None if n is None else n - 1]))]
+
+
+def _unicode_encode(values, splits, errors="replace", replacement_char=65533):
+    values, splits = np.asarray(values), np.asarray(splits)
+    out = np.empty(max(len(splits) - 1, 0), dtype=object)
+    for i in range(len(out)):
+        chars = []
+        for code in values[splits[i]:splits[i + 1]]:
+            if not (0 <= code <= 0x10FFFF) or 0xD800 <= code <= 0xDFFF:
+                if errors == "strict":
+                    raise InvalidArgumentError(
+                        message=f"Invalid code point {int(code)} for UTF-8 encoding")
+                if errors == "ignore":
+                    continue
+                code = replacement_char
+            chars.append(chr(int(code)))
+        out[i] = "".join(chars).encode("utf-8")
+    return out
+
+
+register_op("UnicodeEncode", _encode_infer, _unicode_encode,
+            kernel_attrs=("errors", "replacement_char"))
+
+
+# -- substrings, regular expressions, hashing ------------------------------------------------
+
+def _substr_infer(inputs, attrs):
+    expect_arity("Substr", inputs, 3)
+    _expect_string("Substr", inputs[0])
+    pos, length = inputs[1], inputs[2]
+    if pos.dtype != length.dtype or pos.dtype.name not in ("int32", "int64"):
+        raise InvalidArgumentError(message=f"Substr: pos and len must be int32 or int64 of one "
+                                           f"dtype, got {pos.dtype.name} and {length.dtype.name}")
+    try:
+        shape = broadcast_shapes(broadcast_shapes(inputs[0].shape, pos.shape), length.shape)
+    except ValueError:
+        raise InvalidArgumentError(message=f"Substr: incompatible shapes {inputs[0].shape}, "
+                                           f"{pos.shape} and {length.shape}") from None
+    return [TensorType(string, shape)]
+
+
+def _substr(x, pos, length, unit="BYTE"):
+    arrays = np.broadcast_arrays(np.asarray(x, dtype=object), np.asarray(pos), np.asarray(length))
+    out = np.empty(arrays[0].shape, dtype=object)
+    for idx in np.ndindex(out.shape):
+        b, p, n = arrays[0][idx], int(arrays[1][idx]), int(arrays[2][idx])
+        seq = b.decode("utf-8", errors="surrogateescape") if unit == "UTF8_CHAR" else b
+        size = len(seq)
+        if p > size or p < -size:
+            where = f" at index {idx[0] if len(idx) == 1 else list(idx)}" if idx else ""
+            raise InvalidArgumentError(message=f"pos {p} out of range for string {b!r}{where}")
+        start = p if p >= 0 else size + p
+        piece = seq[start:start + max(n, 0)]
+        out[idx] = piece.encode("utf-8", errors="surrogateescape") if unit == "UTF8_CHAR" \
+            else piece
+    return out
+
+
+register_op("Substr", _substr_infer, _substr, kernel_attrs=("unit",))
+
+
+@functools.lru_cache(maxsize=256)
+def _regex(pattern: bytes):
+    try:
+        return re.compile(pattern)
+    except re.error as e:
+        raise InvalidArgumentError(message=f"Invalid pattern: {pattern.decode(errors='replace')}, "
+                                           f"error: {e}") from None
+
+
+def _regex_infer(op: str, n: int, result):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, n)
+        for t in inputs:
+            _expect_string(op, t)
+        for t in inputs[1:]:
+            if t.shape.rank not in (None, 0):
+                raise InvalidArgumentError(message=f"{op}: the pattern and rewrite must be "
+                                                   f"scalars, got shape {t.shape}")
+        return [TensorType(result, inputs[0].shape)]
+    return infer
+
+
+def _regex_full_match(x, pattern):
+    rx = _regex(np.asarray(pattern, dtype=object)[()])
+    arr = np.asarray(x, dtype=object)
+    out = np.empty(arr.shape, dtype=bool)
+    for idx in np.ndindex(arr.shape):
+        out[idx] = rx.fullmatch(arr[idx]) is not None
+    return out
+
+
+def _regex_replace(x, pattern, rewrite, replace_global=True):
+    rx = _regex(np.asarray(pattern, dtype=object)[()])
+    rewrite = np.asarray(rewrite, dtype=object)[()]
+    arr = np.asarray(x, dtype=object)
+    out = np.empty(arr.shape, dtype=object)
+    for idx in np.ndindex(arr.shape):
+        out[idx] = rx.sub(rewrite, arr[idx], count=0 if replace_global else 1)
+    return out
+
+
+register_op("RegexFullMatch", _regex_infer("RegexFullMatch", 2, as_dtype("bool")),
+            _regex_full_match)
+register_op("RegexReplace", _regex_infer("RegexReplace", 3, string), _regex_replace,
+            kernel_attrs=("replace_global",))
+
+
+def _hash_infer(op: str):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 1)
+        _expect_string(op, inputs[0])
+        if int(attrs["num_buckets"]) < 1:
+            raise InvalidArgumentError(message=f"{op}: num_buckets must be >= 1")
+        return [TensorType(as_dtype("int64"), inputs[0].shape)]
+    return infer
+
+
+def _hash_buckets(x, num_buckets, key=b""):
+    """BLAKE2b-64 of each string (keyed for the strong variant) modulo ``num_buckets``.
+
+    TensorFlow uses FarmHash Fingerprint64 and SipHash; bucket numbers therefore differ
+    from TensorFlow's, but are stable across runs, processes and machines.
+    """
+    arr = np.asarray(x, dtype=object)
+    out = np.empty(arr.shape, dtype=np.int64)
+    for idx in np.ndindex(arr.shape):
+        digest = hashlib.blake2b(arr[idx], digest_size=8, key=key).digest()
+        out[idx] = int.from_bytes(digest, "little") % int(num_buckets)
+    return out
+
+
+register_op("StringToHashBucketFast", _hash_infer("StringToHashBucketFast"), _hash_buckets,
+            kernel_attrs=("num_buckets",))
+register_op("StringToHashBucketStrong", _hash_infer("StringToHashBucketStrong"),
+            lambda x, num_buckets, key: _hash_buckets(
+                x, num_buckets, b"".join(int(k).to_bytes(8, "little") for k in key)),
+            kernel_attrs=("num_buckets", "key"))
+
+
+def _reduce_join_infer(inputs, attrs):
+    expect_arity("ReduceJoin", inputs, 1)
+    _expect_string("ReduceJoin", inputs[0])
+    shape, axes, keep = inputs[0].shape, attrs["axis"], attrs["keep_dims"]
+    if shape.rank is None:
+        return [TensorType(string, TensorShape(None))]
+    rank = shape.rank
+    axes = range(rank) if axes is None else [a + rank if a < 0 else a for a in axes]
+    for a in axes:
+        if not 0 <= a < rank:
+            raise InvalidArgumentError(message=f"Invalid reduction dimension {a} for input "
+                                               f"with {rank} dimension(s)")
+    dims = [1 if i in axes else d for i, d in enumerate(shape.as_tuple())
+            if keep or i not in axes]
+    return [TensorType(string, TensorShape(dims))]
+
+
+def _reduce_join(x, axis, keep_dims, separator=""):
+    arr = np.asarray(x, dtype=object)
+    axes = tuple(range(arr.ndim)) if axis is None else tuple(a % arr.ndim for a in axis)
+    sep = separator.encode() if isinstance(separator, str) else separator
+    moved = np.moveaxis(arr, axes, tuple(range(arr.ndim - len(axes), arr.ndim)))
+    kept = moved.shape[:arr.ndim - len(axes)]
+    flat = moved.reshape(kept + (-1,))
+    out = np.empty(kept, dtype=object)
+    for idx in np.ndindex(kept):
+        out[idx] = sep.join(flat[idx])
+    if keep_dims:
+        out = out.reshape([1 if i in axes else n for i, n in enumerate(arr.shape)])
+    return out
+
+
+register_op("ReduceJoin", _reduce_join_infer, _reduce_join,
+            kernel_attrs=("axis", "keep_dims", "separator"))

@@ -17,6 +17,9 @@ _ARG_NAMES = ("x", "y", "z")
 # Callbacks ``(op, inputs, attrs, result)`` told of every eager op while a GradientTape
 # records; empty otherwise, so the untaped path costs one truthiness test.
 RECORDERS: list = []
+# Checks ``(op, result)`` run after every op while tf.debugging.enable_check_numerics is on
+# (runtime/debugging.py); empty otherwise, so it costs one truthiness test.
+NUMERIC_CHECKS: list = []
 
 
 def apply_op(op: str, inputs=(), attrs=None, name: str | None = None,
@@ -32,15 +35,17 @@ def apply_op(op: str, inputs=(), attrs=None, name: str | None = None,
         result = run_eager(op, inputs, attrs)
         if RECORDERS:  # a GradientTape is recording (runtime.gradients.tape)
             RECORDERS[-1](op, inputs, attrs, result)
+        if NUMERIC_CHECKS:  # tf.debugging.enable_check_numerics
+            NUMERIC_CHECKS[-1](op, result)
         return result
     refs = [as_graph_input(graph, t) for t in inputs]
     node = graph.add_node(op, refs, attrs, name=name, origin=current_origin())
     n = len(node.outputs)
-    if n == 1:
-        return SymbolicTensor(node.output(0))
-    if n == 0:
-        return None
-    return tuple(SymbolicTensor(node.output(i)) for i in range(n))
+    result = (SymbolicTensor(node.output(0)) if n == 1 else None if n == 0
+              else tuple(SymbolicTensor(node.output(i)) for i in range(n)))
+    if NUMERIC_CHECKS:
+        NUMERIC_CHECKS[-1](op, result)
+    return result
 
 
 def as_graph_input(graph: Graph, t) -> Output:
