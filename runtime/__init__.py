@@ -12,19 +12,28 @@ from runtime.context import executing_eagerly, init_scope  # noqa: F401
 from runtime.ops import operators as _operators  # noqa: F401
 from runtime.ops.control_flow import cond, while_loop  # noqa: F401
 from runtime.ops.core import constant, convert_to_tensor  # noqa: F401
-from runtime.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, divide,  # noqa: F401
-                                  equal, exp, floordiv, greater, greater_equal, less, less_equal,
-                                  logical_and, logical_not, logical_or, matmul, maximum, minimum,
-                                  multiply, negative, not_equal, pow, reduce_all, reduce_any,
-                                  reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
-                                  sigmoid, sqrt, square, subtract, tanh, truediv, where)
+from runtime.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, cos, divide,  # noqa: F401
+                                  equal, exp, floor, floordiv, greater, greater_equal, less,
+                                  less_equal, logical_and, logical_not, logical_or, matmul,
+                                  maximum, minimum, multiply, negative, not_equal, pow, realdiv,
+                                  reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min,
+                                  reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
+                                  square, subtract, tanh, truediv, where)
 from runtime.ops.logging_ops import Assert, print_v2 as print  # noqa: F401
-from runtime import debugging, math, random, strings  # noqa: F401
+from runtime import bitwise, debugging, math, random, strings  # noqa: F401
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor  # noqa: F401
-from runtime.ops.array_ops import (concat, expand_dims, eye, fill, gather, identity,  # noqa: F401
-                                   ones, ones_like, pad, range, rank, reshape, shape, size,
-                                   squeeze, stack, stack_nested, strided_slice, tile, transpose,
-                                   unstack, zeros, zeros_like)
+from runtime.ops.array_ops import (argsort, boolean_mask, broadcast_dynamic_shape,  # noqa: F401
+                                   broadcast_static_shape, broadcast_to, clip_by_global_norm,
+                                   clip_by_norm, clip_by_value, concat, ensure_shape,
+                                   expand_dims, eye, fill, gather, gather_nd, identity,
+                                   identity_n, linspace, meshgrid, one_hot, ones, ones_like, pad,
+                                   range, rank, repeat, reshape, reverse, reverse_sequence, roll,
+                                   scatter_nd, searchsorted, sequence_mask, shape, size, slice,
+                                   sort, split, squeeze, stack, stack_nested, strided_slice,
+                                   tensor_scatter_nd_add, tensor_scatter_nd_max,
+                                   tensor_scatter_nd_min, tensor_scatter_nd_sub,
+                                   tensor_scatter_nd_update, tile, transpose, unique,
+                                   unique_with_counts, unstack, zeros, zeros_like)
 from runtime.tensor_spec import TensorSpec  # noqa: F401
 from runtime.tensor_array import TensorArray  # noqa: F401
 from runtime import data  # noqa: F401
@@ -33,9 +42,11 @@ from runtime import config, distribute, dtypes  # noqa: F401
 from runtime.name_scope import name_scope  # noqa: F401
 from runtime.function import ConcreteFunction, Function  # noqa: F401
 from runtime.module import Module  # noqa: F401
-from runtime.py_function import py_function  # noqa: F401
+from runtime.py_function import numpy_function, py_function  # noqa: F401
 from runtime.trace_type import types  # noqa: F401
 from runtime.gradients import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401
+from runtime.gradients.custom_gradient import custom_gradient, recompute_grad  # noqa: F401
+from runtime import autodiff  # noqa: F401
 from runtime import keras, optimizers  # noqa: F401
 from runtime import io, linalg, nn, saved_model, train  # noqa: F401
 # The top-level aliases (tf.einsum, tf.cumsum, tf.map_fn, tf.device...): each module's __all__.

@@ -50,12 +50,15 @@ def _wrap(func, in_dtypes, out_dtypes):
     return call
 
 
-def py_function(func, inp, Tout, name: str | None = None):
+def py_function(func=None, inp=None, Tout=None, name: str | None = None):
     """Wraps ``func`` so that it runs in Python each time the graph runs.
 
     ``Tout`` is one dtype (the result is one tensor) or a list of dtypes (a
-    list of tensors); outputs have unknown shape, as in TensorFlow.
+    list of tensors); outputs have unknown shape, as in TensorFlow. Without
+    ``func`` it is a decorator: ``@tf.py_function(Tout=tf.float32)``.
     """
+    if func is None:
+        return _decorator(py_function, Tout, name)
     if not callable(func):
         raise TypeError(f"py_function: func must be callable, got {func!r}")
     if Tout is None:
@@ -75,3 +78,29 @@ def py_function(func, inp, Tout, name: str | None = None):
 
 
 eager_py_func = py_function
+
+
+def numpy_function(func=None, inp=None, Tout=None, stateful: bool = True,
+                   name: str | None = None):
+    """``tf.numpy_function``: ``py_function`` whose ``func`` takes and returns numpy
+    arrays (no tensors, so no gradient). Without ``func`` it is a decorator."""
+    if func is None:
+        return _decorator(numpy_function, Tout, name)
+    if not callable(func):
+        raise TypeError(f"numpy_function: func must be callable, got {func!r}")
+
+    def on_arrays(*tensors):
+        return func(*[t.numpy() for t in tensors])
+    on_arrays.__name__ = getattr(func, "__name__", "numpy_function")
+    return py_function(on_arrays, inp, Tout, name=name or "PyFunc")
+
+
+def _decorator(wrapper, Tout, name):
+    import functools
+
+    def decorate(func):
+        @functools.wraps(func)
+        def call(*args):
+            return wrapper(func, list(args), Tout, name=name)
+        return call
+    return decorate

@@ -19,7 +19,7 @@ import numpy as np
 from graph import dtypes
 from runtime import context
 from runtime.gradients.eager_grads import NUMPY_GRADIENTS
-from runtime.gradients.registry import OpRecord, VariableHandle, get_gradient
+from runtime.gradients.registry import OpRecord, VariableHandle, get_gradient, override_of
 from runtime.ops.core import RECORDERS
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
@@ -138,11 +138,12 @@ def _backward(live: list, pending: dict, reached: set, source_keys: set, fast: b
         if not any_grad:
             continue
         needed = [k in reached for k in in_keys]
-        fast_fn = NUMPY_GRADIENTS.get(record.op) if fast else None
+        override = override_of(record.attrs)
+        fast_fn = NUMPY_GRADIENTS.get(record.op) if fast and override is None else None
         if fast_fn is not None:  # fast: every gradient so far is an EagerTensor
             in_grads = _numpy_gradient(fast_fn, record, out_grads, needed)
         else:
-            fn = _gradient_function(record)
+            fn = override or _gradient_function(record)
             if fn is None:
                 continue
             if getattr(fn, "takes_needed", False):  # skip gradients nobody uses

@@ -14,6 +14,8 @@ from typing import Any, Callable, NamedTuple
 
 _GRADIENTS: dict[str, Callable] = {}
 _NOT_DIFFERENTIABLE: set[str] = set()
+# Per-node gradient functions (tf.custom_gradient), named by a node's ``_gradient_op_type``.
+_OVERRIDES: dict[str, Callable] = {}
 
 
 class OpRecord(NamedTuple):
@@ -63,6 +65,25 @@ def RegisterGradient(op_type: str):  # noqa: N802  (TensorFlow's name)
 def NotDifferentiable(*op_types: str) -> None:  # noqa: N802
     """Declares ops whose outputs carry no gradient back (comparisons, shapes...)."""
     _NOT_DIFFERENTIABLE.update(op_types)
+
+
+def register_override(key: str, fn: Callable) -> None:
+    """``fn`` differentiates the nodes whose ``_gradient_op_type`` attr is ``key``."""
+    _OVERRIDES[key] = fn
+
+
+def override_of(attrs) -> Callable | None:
+    """The gradient function an op's attrs name in place of its type's, if any: the
+    callable itself (an eager record) or a key of ``register_override`` (a node)."""
+    override = attrs.get("_gradient_op_type") if attrs else None
+    if override is None or callable(override):
+        return override
+    try:
+        return _OVERRIDES[override]
+    except KeyError:
+        raise LookupError(f"the custom gradient {override!r} is not defined in this "
+                          "process (a graph loaded from disk keeps no Python gradient "
+                          "functions)") from None
 
 
 def get_gradient(op_type: str) -> Callable | None:

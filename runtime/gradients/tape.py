@@ -78,6 +78,11 @@ def _deactivate(tape: "GradientTape") -> None:
             hooks.remove(fn)
 
 
+def recording_tapes() -> list["GradientTape"]:
+    """The tapes recording now, outermost first."""
+    return list(_recording)
+
+
 def _is_variable(x) -> bool:
     return hasattr(x, "_resource") and hasattr(x, "_as_tensor") and not isinstance(x, Tensor)
 
@@ -176,7 +181,7 @@ class GradientTape:
         else:
             return
         origin = None
-        if op not in _GRADIENTS:
+        if op not in _GRADIENTS and "_gradient_op_type" not in attrs:
             if op in _NOT_DIFFERENTIABLE:
                 return
             origin = current_origin()  # for the error if a gradient is asked of it
@@ -366,6 +371,43 @@ class GradientTape:
             r = [array_ops.zeros_like(s) if g is None else g for g in r]
             result.append(array_ops.reshape(array_ops.stack(r), shape))
         return nest.pack_sequence_as(sources, result)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor: bool = True):
+        """d(target[i])/d(source[i]) per example i: shaped ``[b] + target.shape[1:] +
+        source.shape[1:]``, assuming examples do not depend on each other (as TensorFlow)."""
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)")
+        unconnected = _unconnected(unconnected_gradients)
+        target = convert_to_tensor(target)
+        if not target.shape.is_fully_defined() or target.shape.rank < 1:
+            raise ValueError(f"GradientTape.batch_jacobian needs a target of known shape with "
+                             f"a batch dimension, got {target.shape} at {current_origin()}")
+        if source.shape.rank is None or source.shape.rank < 1 or \
+                not target.shape[:1].is_compatible_with(source.shape[:1]):
+            raise ValueError(f"GradientTape.batch_jacobian: target {target.shape} and source "
+                             f"{source.shape} must share their first (batch) dimension")
+        dims = target.shape.as_list()
+        per_example = 1
+        for d in dims[1:]:
+            per_example *= d
+        rows = []
+        persistent, self._persistent = self._persistent, True
+        try:
+            for j in range(per_example):  # d(sum over the batch of element j) per example
+                seed = array_ops.reshape(
+                    array_ops.tile(array_ops.reshape(_one_hot(j, per_example, target.dtype),
+                                                     [1, per_example]), [dims[0], 1]), dims)
+                rows.append(self.gradient(target, source, output_gradients=seed))
+        finally:
+            self._persistent = persistent
+        shape = dims + source.shape.as_list()[1:]
+        if all(g is None for g in rows):
+            return array_ops.zeros(shape, dtype=source.dtype) \
+                if unconnected is UnconnectedGradients.ZERO else None
+        rows = [array_ops.zeros_like(source) if g is None else g for g in rows]
+        return array_ops.reshape(array_ops.stack(rows, axis=1), shape)
 
 
 def _one_hot(i: int, n: int, dtype):
