@@ -48,16 +48,19 @@ RESOURCE_ATTR = "resource"
 
 # -- saving ------------------------------------------------------------------------
 
-def save(graph: Graph, path: str | os.PathLike) -> None:
+def save(graph: Graph, path: str | os.PathLike, resource_values: bool = True) -> None:
     """Writes ``graph`` and every sub-graph it uses into directory ``path``.
 
     ``graph.json`` is written last (atomically), so an interrupted save never
     leaves a complete-looking graph with missing arrays. A graph that is itself
     a sub-graph is saved as a root: its captures of outer values are dropped.
+    With ``resource_values=False`` only the ids of the variables are written:
+    their values are kept elsewhere (a SavedModel's checkpoint) and ``load``
+    is given the resources to use instead (``resource_map``).
     """
     path = os.fspath(path)
     os.makedirs(path, exist_ok=True)
-    writer = _Writer(path)
+    writer = _Writer(path, resource_values)
     functions = reachable_functions(graph)
     saved = {id(graph)} | {id(g) for g in functions}
     doc = {
@@ -83,8 +86,9 @@ def _outer_name(g: Graph, root: Graph, saved: set[int]) -> str | None:
 
 
 class _Writer:
-    def __init__(self, path: str):
+    def __init__(self, path: str, resource_values: bool = True):
         self.path = path
+        self.resource_values = resource_values
         self.n_arrays = 0
         self.resource_ids: list[int] = []
         self.where = ""
@@ -122,7 +126,7 @@ class _Writer:
 
     def note_resource(self, rid: int) -> None:
         if rid not in self.resource_ids:
-            if not resources.exists(rid):
+            if self.resource_values and not resources.exists(rid):
                 resources.read(rid)  # raises FailedPreconditionError saying why
             self.resource_ids.append(rid)
 
@@ -130,7 +134,8 @@ class _Writer:
         out = []
         for rid in self.resource_ids:
             self.where = f"the value of variable resource {rid}"
-            out.append({"id": rid, "value": self.value(resources.read(rid))})
+            out.append({"id": rid, "value": self.value(resources.read(rid))}
+                       if self.resource_values else {"id": rid})
         return out
 
     def value(self, v) -> Any:
@@ -215,17 +220,20 @@ def _type(t: TensorType) -> dict:
 
 # -- loading ---------------------------------------------------------------------------
 
-def load(path: str | os.PathLike) -> Graph:
+def load(path: str | os.PathLike, resource_map: dict[int, int] | None = None) -> Graph:
     """Reads a graph written by ``save``; raises GraphFormatError naming what is wrong.
 
     Raises NotFoundError when the graph uses an op type this version does not
     know. Nothing in the files is executed: they are parsed as JSON and as
     ``.npy`` arrays without pickle, and every node is re-checked by inference.
+    ``resource_map`` (saved id -> existing resource id) makes the graph use
+    existing variables instead of fresh ones holding the saved values; every
+    variable the graph names must then be in it.
     """
     path = os.fspath(path)
     if os.path.basename(path) == GRAPH_FILE and os.path.isfile(path):
         path = os.path.dirname(path) or "."
-    return _Loader(path).load()
+    return _Loader(path, resource_map).load()
 
 
 @dataclass
@@ -238,8 +246,9 @@ class _Pending:
 
 
 class _Loader:
-    def __init__(self, path: str):
+    def __init__(self, path: str, external: dict[int, int] | None = None):
         self.path = path
+        self.external = external
         self.file = os.path.join(path, GRAPH_FILE)
         self.where = self.file
         self.graphs: dict[str, _Pending] = {}
@@ -311,7 +320,9 @@ class _Loader:
             self.where = f"{self.file}: resources"
             rid = self.field(entry, "id", int)
             self.where = f"{self.file}: resource {rid}"
-            out[rid] = self.value(self.field(entry, "value", object))
+            value = self.field(entry, "value", object, optional=self.external is not None)
+            if value is not None:
+                out[rid] = self.value(value)
         self.where = self.file
         return out
 
@@ -416,6 +427,11 @@ class _Loader:
         return decoded
 
     def resource(self, rid: int) -> int:
+        if self.external is not None:
+            if rid not in self.external:
+                raise self.fail(f"refers to variable resource {rid}, which is not one of the "
+                                "variables saved with the graph")
+            return self.external[rid]
         if rid not in self.resource_map:
             if rid not in self.saved_resources:
                 raise self.fail(f"refers to variable resource {rid}, whose value is not in "

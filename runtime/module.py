@@ -4,6 +4,13 @@ Tracking walks the object's attributes (and lists, tuples and dicts in
 them) at the moment it is asked, as TensorFlow does, so variables created
 lazily — ``if self.v is None: self.v = tf.Variable(0)`` inside a
 tf.function — are found as soon as they exist.
+
+The same walk names the edges of the object graph that checkpoints and
+SavedModels record (``trackable_children``): attributes, list indices and
+dict keys. A restore that finds no live object for a saved edge leaves a
+deferred callback on the nearest object (``defer``); ``Module.__setattr__``
+and an optimizer creating its slots call ``notify_changed``, which is how a
+variable created after ``restore`` still gets its checkpointed value.
 """
 from __future__ import annotations
 
@@ -54,8 +61,65 @@ class Module:
         """Every Module reachable from this one (not including itself)."""
         return tuple(_walk(self, lambda o: isinstance(o, Module)))
 
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name != DEFERRED_ATTR and self.__dict__.get(DEFERRED_ATTR):
+            notify_changed(self)
+
     def __repr__(self) -> str:
         return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
+
+
+# -- the object graph of checkpoints and SavedModels ------------------------------------------
+
+DEFERRED_ATTR = "_deferred_restores"
+
+
+def is_trackable(value, _open: frozenset = frozenset()) -> bool:
+    """Can ``value`` hold state a checkpoint records (directly or inside containers)?"""
+    if is_variable(value) or isinstance(value, Module) or hasattr(value, "_trackable_children"):
+        return not isinstance(value, type)
+    if isinstance(value, (dict, list, tuple)) and id(value) not in _open:
+        inner = _open | {id(value)}  # a list holding itself is not walked forever
+        items = value.values() if isinstance(value, dict) else value
+        return any(is_trackable(v, inner) for v in items)
+    return False
+
+
+def trackable_children(obj) -> dict:
+    """The named edges from ``obj`` to the trackable objects it holds, in a stable order.
+
+    An object may name its own edges with ``_trackable_children()`` (optimizers,
+    ``tf.train.Checkpoint``); Modules and other objects are walked by attribute,
+    lists and tuples by index, dicts by key, as TensorFlow names them.
+    """
+    custom = getattr(obj, "_trackable_children", None)
+    if custom is not None and not isinstance(obj, type):
+        items = custom().items()
+    elif isinstance(obj, dict):
+        items = ((str(k), obj[k]) for k in sorted(obj, key=repr))
+    elif isinstance(obj, (list, tuple)):
+        items = ((str(i), v) for i, v in enumerate(obj))
+    elif is_variable(obj) or not hasattr(obj, "__dict__"):
+        return {}
+    else:
+        items = ((k, v) for k, v in sorted(vars(obj).items())
+                 if not k.startswith("__") and k != DEFERRED_ATTR)
+    return {k: v for k, v in items if is_trackable(v)}
+
+
+def defer(obj, callback) -> None:
+    """Calls ``callback(obj)`` whenever ``obj`` changes, until it returns True."""
+    obj.__dict__.setdefault(DEFERRED_ATTR, []).append(callback)
+
+
+def notify_changed(obj) -> None:
+    """Runs the deferred callbacks of ``obj``; those that are done are dropped."""
+    pending = obj.__dict__.get(DEFERRED_ATTR)
+    if pending:
+        obj.__dict__[DEFERRED_ATTR] = []  # callbacks may defer again while they run
+        kept = [cb for cb in pending if not cb(obj)]
+        obj.__dict__[DEFERRED_ATTR] = kept + obj.__dict__[DEFERRED_ATTR]
 
 
 def _walk(root: Module, wanted) -> list:
@@ -70,7 +134,7 @@ def _walk(root: Module, wanted) -> list:
         if isinstance(value, Module):
             seen.add(id(value))
             for k in sorted(vars(value)):
-                if not k.startswith("__"):
+                if not k.startswith("__") and k != DEFERRED_ATTR:
                     visit(vars(value)[k])
         elif isinstance(value, dict):
             seen.add(id(value))
@@ -82,6 +146,6 @@ def _walk(root: Module, wanted) -> list:
                 visit(v)
 
     for k in sorted(vars(root)):
-        if not k.startswith("__"):
+        if not k.startswith("__") and k != DEFERRED_ATTR:
             visit(vars(root)[k])
     return found

@@ -7,6 +7,11 @@ trace, which the "Variables only on the first call" rule allows; a second
 optimizer passed to the same Function would create Variables on a later trace
 and gets TensorFlow's ValueError (the documented fix: one Function, or one
 ConcreteFunction, per optimizer).
+
+Checkpoints track an optimizer by its ``iter`` counter and its slots, each
+slot recorded against the variable it belongs to (``_slot_variables``), as
+TensorFlow does; creating state calls ``notify_changed`` so that slots made
+after ``restore`` get their checkpointed values.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import numpy as np
 
 from graph import dtypes
 from runtime.ops import math_ops as M
+from runtime.module import notify_changed
 from runtime.ops.core import convert_to_tensor
 from runtime.origin import current_origin
 
@@ -26,6 +32,7 @@ class Optimizer:
         self._name = name
         self._iterations = None
         self._slots: dict[int, dict[str, object]] = {}
+        self._slot_owners: dict[int, object] = {}  # resource id -> the variable of the slots
         self._slot_names: tuple[str, ...] = ()
 
     # -- state ------------------------------------------------------------------------
@@ -35,6 +42,7 @@ class Optimizer:
         if self._iterations is None:
             from runtime.variables import Variable
             self._iterations = Variable(np.int64(0), trainable=False, name="iter")
+            notify_changed(self)
         return self._iterations
 
     @property
@@ -50,9 +58,18 @@ class Optimizer:
             found.extend(slots.values())
         return found
 
+    def _trackable_children(self) -> dict:
+        return {} if self._iterations is None else {"iter": self._iterations}
+
+    def _slot_variables(self) -> list:
+        """``(variable, slot name, slot variable)`` for every slot made so far."""
+        return [(self._slot_owners[rid], name, slot) for rid, slots in self._slots.items()
+                for name, slot in slots.items()]
+
     def _create_all_weights(self, var_list) -> None:
         _ = self.iterations
         from runtime.variables import Variable
+        created = False
         for v in var_list:
             if v._resource in self._slots:
                 continue
@@ -61,6 +78,10 @@ class Optimizer:
             self._slots[v._resource] = {
                 s: Variable(zeros, trainable=False, name=f"{self._name}/{base}/{s}")
                 for s in self._slot_names}
+            self._slot_owners[v._resource] = v
+            created = created or bool(self._slot_names)
+        if created:
+            notify_changed(self)
 
     # -- applying -----------------------------------------------------------------------
     def apply_gradients(self, grads_and_vars, name: str | None = None):

@@ -1,1 +1,5 @@
 """``tf.train``: checkpoints of Modules, variables and optimizers."""
+from runtime.train.checkpoint import Checkpoint, CheckpointLoadStatus  # noqa: F401
+from runtime.train.checkpoint_io import (CheckpointReader, list_variables,  # noqa: F401
+                                         latest_checkpoint, load_checkpoint)
+from runtime.train.manager import CheckpointManager  # noqa: F401
