@@ -1,0 +1,302 @@
+"""``tf.keras.layers.Layer``: a tf.Module that builds its weights on its first call.
+
+A layer's weights are the Variables it made with ``add_weight`` (in creation
+order) followed by those of the layers it holds in attributes (in assignment
+order, looking into lists, tuples and dicts), as Keras 3 lists them. Being a
+Module, a layer's variables are found by ``tf.Module``'s attribute walk too, so
+checkpoints and saved models need nothing Keras-specific. As in Keras 3, a
+plain ``tf.Variable`` assigned to a layer is not one of its ``weights``.
+
+``__call__`` converts array inputs to tensors (floats to the layer's dtype),
+builds the layer from the first input's shape, and resolves ``training``: an
+explicit argument wins, else the value of the enclosing layer call, else the
+default of ``call``'s signature.
+"""
+from __future__ import annotations
+
+import inspect
+import threading
+import weakref
+
+import numpy as np
+
+from graph import dtypes
+from graph.dtypes import as_dtype
+from runtime import nest
+from runtime.keras import initializers
+from runtime.module import Module, _camel_to_snake
+from runtime.name_scope import name_scope
+from runtime.ops.core import convert_to_tensor
+from runtime.ops.math_ops import cast
+from runtime.tensor import Tensor
+from runtime.variables import Variable
+
+_uids: dict[str, int] = {}
+_uid_lock = threading.Lock()
+
+
+def unique_name(base: str) -> str:
+    """``dense``, then ``dense_1``, ``dense_2``... per base name, as Keras names layers."""
+    with _uid_lock:
+        n = _uids.get(base, 0)
+        _uids[base] = n + 1
+    return base if n == 0 else f"{base}_{n}"
+
+
+class _CallContext(threading.local):
+    def __init__(self):
+        self.training: list = []
+
+
+_call_context = _CallContext()
+# call's parameters per function: ``training`` is looked up on every layer call.
+_call_params_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+class KerasTensor:
+    """What ``tf.keras.Input`` returns: the shape and dtype of a model's input, no value."""
+
+    def __init__(self, shape, dtype=dtypes.float32, name=None):
+        self.shape = tuple(shape)
+        self.dtype = as_dtype(dtype)
+        self.name = name or unique_name("keras_tensor")
+
+    def __repr__(self):
+        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype.name}, sparse=False, "
+                f"ragged=False, name={self.name}>")
+
+
+class Layer(Module):
+    """Base class of the layers: weights, building, the call protocol."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        input_shape = kwargs.pop("input_shape", None)
+        input_dim = kwargs.pop("input_dim", None)
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: "
+                             f"{kwargs}")
+        super().__init__(name=name or unique_name(_camel_to_snake(type(self).__name__)))
+        self._trainable = bool(trainable)
+        self._dtype = as_dtype(dtype or dtypes.float32)
+        self._own_weights: list[Variable] = []
+        self._output_shape = None
+        self.built = False
+        if input_dim is not None and input_shape is None:
+            input_shape = (input_dim,)
+        # Where a Sequential model builds from when this is its first layer.
+        self._input_shape_arg = None if input_shape is None else tuple(input_shape)
+
+    # -- dtype and trainability ----------------------------------------------------------
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def compute_dtype(self):
+        return self._dtype
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value) -> None:
+        self._trainable = bool(value)
+        for layer in self._flat_layers():
+            layer._trainable = bool(value)
+
+    # -- weights ---------------------------------------------------------------------------
+    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
+                   autocast=True, regularizer=None, constraint=None, aggregation="none",
+                   name=None):
+        """Creates a Variable of this layer (``initializer`` defaults as in Keras: glorot
+        uniform for floats, zeros otherwise)."""
+        if regularizer is not None or constraint is not None:
+            raise NotImplementedError("weight regularizers and constraints are not supported; "
+                                      "add the penalty to your loss in the training loop")
+        dtype = as_dtype(dtype or self._dtype)
+        shape = () if shape is None else tuple(int(d) for d in shape)
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        init = initializers.get(initializer)
+        name = name or f"variable_{len(self._own_weights)}"
+        v = Variable(lambda: init(shape, dtype=dtype), trainable=trainable, dtype=dtype,
+                     name=f"{self.name}/{name}")
+        self._own_weights.append(v)
+        return v
+
+    def _layers(self) -> list["Layer"]:
+        """The layers held directly in attributes (through lists, tuples, dicts)."""
+        found, seen = [], set()
+
+        def visit(value):
+            if isinstance(value, Layer):
+                if id(value) not in seen and value is not self:
+                    seen.add(id(value))
+                    found.append(value)
+            elif isinstance(value, dict):
+                for v in value.values():
+                    visit(v)
+            elif isinstance(value, (list, tuple)):
+                for v in value:
+                    visit(v)
+
+        for key, value in vars(self).items():
+            if not key.startswith("__"):
+                visit(value)
+        return found
+
+    def _flat_layers(self) -> list["Layer"]:
+        out, seen = [], set()
+        stack = list(reversed(self._layers()))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            out.append(layer)
+            stack.extend(reversed(layer._layers()))
+        return out
+
+    def _unique(self, groups) -> list[Variable]:
+        out, seen = [], set()
+        for v in groups:
+            if v._resource not in seen:
+                seen.add(v._resource)
+                out.append(v)
+        return out
+
+    @property
+    def weights(self) -> list[Variable]:
+        return self._unique(self._own_weights + [w for l in self._layers() for w in l.weights])
+
+    @property
+    def trainable_weights(self) -> list[Variable]:
+        if not self._trainable:
+            return []
+        own = [v for v in self._own_weights if v.trainable]
+        return self._unique(own + [w for l in self._layers() for w in l.trainable_weights])
+
+    @property
+    def non_trainable_weights(self) -> list[Variable]:
+        if not self._trainable:
+            return self.weights
+        own = [v for v in self._own_weights if not v.trainable]
+        return self._unique(own + [w for l in self._layers() for w in l.non_trainable_weights])
+
+    # Keras names for the same lists; tf.Module's trainable_variables follows the layer's flag.
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+
+    @property
+    def variables(self) -> list[Variable]:
+        return self.weights
+
+    def get_weights(self) -> list[np.ndarray]:
+        return [v.numpy() for v in self.weights]
+
+    def set_weights(self, weights) -> None:
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with a "
+                             f"weight list of length {len(weights)}, but the layer was "
+                             f"expecting {len(params)} weights.")
+        for v, w in zip(params, weights):
+            w = np.asarray(w)
+            if tuple(v.shape.as_list()) != w.shape:
+                raise ValueError(f"Layer {self.name} weight shape {tuple(v.shape.as_list())} "
+                                 f"is not compatible with provided weight shape {w.shape}.")
+            v.assign(w.astype(v.dtype.numpy_dtype))
+
+    def count_params(self) -> int:
+        return int(sum(np.prod(v.shape.as_list(), dtype=np.int64) for v in self.weights))
+
+    # -- building and calling -----------------------------------------------------------
+    def build(self, input_shape) -> None:
+        """Creates the weights for inputs of ``input_shape`` (a tuple; None for unknown)."""
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def _convert_input(self, x):
+        if isinstance(x, Tensor):
+            if x.dtype.is_floating and x.dtype != self._dtype:
+                return cast(x, self._dtype)
+            return x
+        if isinstance(x, Variable):
+            return x
+        if isinstance(x, (np.ndarray, float, int, np.generic)):
+            t = convert_to_tensor(x)
+            return cast(t, self._dtype) if t.dtype.is_floating and t.dtype != self._dtype else t
+        return x
+
+    def _call_params(self):
+        fn = getattr(self.call, "python_function", self.call)
+        key = getattr(fn, "__func__", fn)
+        params = _call_params_cache.get(key)
+        if params is None:
+            try:
+                params = dict(inspect.signature(fn).parameters)
+            except (TypeError, ValueError):
+                params = {}
+            _call_params_cache[key] = params
+        return params
+
+    def __call__(self, *args, **kwargs):
+        if not args and "inputs" in kwargs:
+            args = (kwargs.pop("inputs"),)
+        if args and any(isinstance(a, KerasTensor) for a in nest.flatten(args[0])):
+            raise NotImplementedError(
+                "Calling a layer on tf.keras.Input (the functional API) is not supported: "
+                "use tf.keras.Sequential or subclass tf.keras.Model")
+        if args:
+            first = args[0]
+            if isinstance(first, (list, tuple)) and not any(
+                    isinstance(v, (Tensor, Variable, np.ndarray)) for v in nest.flatten(first)):
+                first = self._convert_input(np.asarray(first))  # nested numbers: one tensor
+            args = (nest.map_structure(self._convert_input, first),) + args[1:]
+        if not self.built:
+            self._build_from(args[0] if args else None)
+        params = self._call_params()
+        if "training" in params:
+            training = kwargs.get("training")
+            if training is None and _call_context.training:
+                training = _call_context.training[-1]
+            if training is None:
+                default = params["training"].default
+                training = None if default is inspect.Parameter.empty else default
+            kwargs["training"] = training
+        else:
+            training = kwargs.pop("training", None)
+            if training is None and _call_context.training:
+                training = _call_context.training[-1]
+        _call_context.training.append(training)
+        try:
+            with name_scope(self.name):
+                outputs = self.call(*args, **kwargs)
+        finally:
+            _call_context.training.pop()
+        first = nest.flatten(outputs)
+        if first and hasattr(first[0], "shape"):
+            self._output_shape = tuple(first[0].shape.as_list()) if first[0].shape.rank \
+                is not None else None
+        return outputs
+
+    def _build_from(self, inputs) -> None:
+        shapes = nest.map_structure(
+            lambda t: tuple(t.shape.as_list()) if hasattr(t, "shape") and t.shape.rank
+            is not None else None, inputs)
+        self.build(shapes)
+        self.built = True
+
+    # -- configuration ----------------------------------------------------------------
+    def get_config(self) -> dict:
+        return {"name": self.name, "trainable": self.trainable, "dtype": self._dtype.name}
+
+    @classmethod
+    def from_config(cls, config: dict):
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"

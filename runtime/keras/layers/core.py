@@ -1,0 +1,167 @@
+"""The core layers: Dense, Activation, Dropout, Flatten, Reshape, Embedding."""
+from __future__ import annotations
+
+import math
+
+from graph import dtypes
+from runtime.keras import activations, initializers
+from runtime.keras.layers.base import Layer
+from runtime.ops import array_ops, math_ops, nn_ops
+from runtime.ops.core import convert_to_tensor
+
+
+class Dense(Layer):
+    """``activation(inputs @ kernel + bias)`` on the last axis of the inputs."""
+
+    def __init__(self, units, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(f"Received an invalid value for `units`, expected a positive "
+                             f"integer. Received: units={units}")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel = self.bias = None
+
+    def build(self, input_shape):
+        last = input_shape[-1] if input_shape else None
+        if last is None:
+            raise ValueError(f"The last dimension of the inputs to a Dense layer should be "
+                             f"defined. Found None. Full input shape received: {input_shape}")
+        self.kernel = self.add_weight(shape=(last, self.units),
+                                      initializer=self.kernel_initializer, name="kernel")
+        if self.use_bias:
+            self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
+                                        name="bias")
+        self.built = True
+
+    def call(self, inputs):
+        if inputs.dtype != self.kernel.dtype:
+            inputs = math_ops.cast(inputs, self.kernel.dtype)
+        rank = inputs.shape.rank
+        if rank == 2:
+            y = math_ops.matmul(inputs, self.kernel)
+        else:  # contract the last axis of any-rank inputs: (..., in) -> (..., units)
+            flat = array_ops.reshape(inputs, [-1, self.kernel.shape[0]])
+            out_shape = array_ops.concat(
+                [array_ops.shape(inputs)[:-1], [self.units]], axis=0)
+            y = array_ops.reshape(math_ops.matmul(flat, self.kernel), out_shape)
+        if self.use_bias:
+            y = math_ops.add(y, self.bias)
+        return self.activation(y)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units,
+                "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer)}
+
+
+class Activation(Layer):
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs):
+        return self.activation(inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "activation": activations.serialize(self.activation)}
+
+
+class Dropout(Layer):
+    """Zeroes a ``rate`` fraction of the inputs (scaling the rest) only when training."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= rate <= 1:
+            raise ValueError(f"Invalid value received for argument `rate`. Expected a float "
+                             f"value between 0 and 1. Received: rate={rate}")
+        self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+
+    def call(self, inputs, training=False):
+        if training and self.rate > 0:
+            return nn_ops.dropout(inputs, rate=self.rate, noise_shape=self.noise_shape,
+                                  seed=self.seed)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed,
+                "noise_shape": self.noise_shape}
+
+
+class Flatten(Layer):
+    """(batch, d1, d2, ...) -> (batch, d1 * d2 * ...)."""
+
+    def call(self, inputs):
+        dims = inputs.shape.as_list() if inputs.shape.rank is not None else None
+        if dims is not None and len(dims) <= 1:
+            return array_ops.expand_dims(inputs, -1) if len(dims) == 1 else inputs
+        if dims is not None and all(d is not None for d in dims[1:]):
+            return array_ops.reshape(inputs, [-1 if dims[0] is None else dims[0],
+                                              math.prod(dims[1:])])
+        return array_ops.reshape(inputs, array_ops.stack([array_ops.shape(inputs)[0], -1]))
+
+
+class Reshape(Layer):
+    """(batch, ...) -> (batch,) + target_shape (one entry may be -1)."""
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = tuple(int(d) for d in target_shape)
+        if sum(d == -1 for d in self.target_shape) > 1:
+            raise ValueError(f"There must be at most one unknown dimension (-1) in "
+                             f"`target_shape`. Received: target_shape={self.target_shape}.")
+
+    def call(self, inputs):
+        dims = inputs.shape.as_list() if inputs.shape.rank is not None else None
+        if dims is not None and all(d is not None for d in dims[1:]):
+            size, known = math.prod(dims[1:]), math.prod(d for d in self.target_shape if d != -1)
+            fits = size % known == 0 if -1 in self.target_shape else size == known
+            if not fits:
+                raise ValueError(f"The total size of the tensor must be unchanged. Received: "
+                                 f"input_shape={tuple(dims[1:])}, "
+                                 f"target_shape={self.target_shape}")
+        if dims is not None and dims[0] is not None:
+            return array_ops.reshape(inputs, [dims[0], *self.target_shape])
+        if -1 not in self.target_shape:  # the batch is the one unknown: shapes stay static
+            return array_ops.reshape(inputs, [-1, *self.target_shape])
+        batch = array_ops.shape(inputs)[:1]
+        return array_ops.reshape(inputs, array_ops.concat([batch, list(self.target_shape)], 0))
+
+    def get_config(self):
+        return {**super().get_config(), "target_shape": self.target_shape}
+
+
+class Embedding(Layer):
+    """Maps integer ids to rows of an ``(input_dim, output_dim)`` table."""
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+        super().__init__(**kwargs)
+        if input_dim <= 0 or output_dim <= 0:
+            raise ValueError(f"Both `input_dim` and `output_dim` should be positive, "
+                             f"Received input_dim = {input_dim} and output_dim = {output_dim}")
+        self.input_dim, self.output_dim = input_dim, output_dim
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings = None
+
+    def build(self, input_shape=None):
+        self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer,
+                                          name="embeddings")
+        self.built = True
+
+    def _convert_input(self, x):  # ids stay integers; floats are cast to int32 as in Keras
+        x = convert_to_tensor(x)
+        return x if x.dtype in (dtypes.int32, dtypes.int64) else math_ops.cast(x, dtypes.int32)
+
+    def call(self, inputs):
+        return array_ops.gather(self.embeddings, inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "input_dim": self.input_dim,
+                "output_dim": self.output_dim,
+                "embeddings_initializer": initializers.serialize(self.embeddings_initializer)}
