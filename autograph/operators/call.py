@@ -10,7 +10,13 @@ that looks at its caller (``warnings.warn(stacklevel=...)``, ``sys._getframe`` i
 """
 from __future__ import annotations
 
+import types
+
 from autograph.operators.py_builtins import BUILTIN_OVERRIDES
+
+
+_AS_IS = frozenset({types.BuiltinFunctionType, types.BuiltinMethodType,
+                    types.MethodWrapperType, types.MethodDescriptorType})
 
 
 def converted(f):
@@ -21,6 +27,8 @@ def converted(f):
         override = None
     if override is not None:
         return override
+    if f.__class__ in _AS_IS:  # ``out.append``, ``math.sqrt``: the common calls, at once
+        return f
     from autograph.impl.api import converted_callable
     return converted_callable(f)
 

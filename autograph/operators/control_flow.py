@@ -484,7 +484,7 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, lists=()):
         return
     while True:  # the exit test comes before the next item is taken, as Python's break does
         keep_going = extra_test()
-        if _symbolic(keep_going) is not None:
+        if keep_going.__class__ is not bool and _symbolic(keep_going) is not None:
             raise NotImplementedError(
                 f"break and return statements which depend on a TF condition are not supported "
                 f"in Python for loops (the loop at {current_origin()} iterates over a "
