@@ -6,12 +6,16 @@ that looks at its caller (``warnings.warn(stacklevel=...)``, ``sys._getframe`` i
 ``namedtuple``, tracebacks) sees the user's function. User functions run converted
 (converted on first call, cached); library functions, classes and functions marked
 ``do_not_convert`` run as they are; ``range``, ``len``, ``enumerate``, ``zip``, ``int``,
-``float``, ``abs`` and ``print`` get their tensor-aware versions.
+``float``, ``abs`` and ``print`` get their tensor-aware versions, ``sys._getframe`` and
+``warnings.warn`` twins that count the program's frames only (``frames.py``).
 """
 from __future__ import annotations
 
+import sys
 import types
+import warnings
 
+from autograph.operators import frames
 from autograph.operators.py_builtins import BUILTIN_OVERRIDES
 
 
@@ -28,6 +32,8 @@ def converted(f):
     if override is not None:
         return override
     if f.__class__ in _AS_IS:  # ``out.append``, ``math.sqrt``: the common calls, at once
+        if f is sys._getframe or f is warnings.warn:  # they count frames: the program's only
+            return frames.getframe if f is sys._getframe else frames.warn
         return f
     from autograph.impl.api import converted_callable
     return converted_callable(f)
