@@ -48,6 +48,11 @@ class TensorShape:
         return n
 
     # -- compatibility --------------------------------------------------
+    def assert_is_compatible_with(self, other) -> None:
+        """Raises ValueError unless ``other`` could be the same shape (TensorFlow's message)."""
+        if not self.is_compatible_with(as_shape(other)):
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
+
     def is_compatible_with(self, other) -> bool:
         other = as_shape(other)
         if self._dims is None or other._dims is None:

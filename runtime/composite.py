@@ -39,7 +39,9 @@ list) still crosses cond and while_loop; as a function argument it is keyed
 by identity, and returned from a function it converts to a tensor or fails.
 
 ``CompositeTensor`` is a convenient base class: give ``_type_spec`` and
-``_components`` and it derives ``_with_components`` from the spec.
+``_components`` and it derives ``_with_components`` from the spec. User types
+(``tf.experimental.ExtensionType``, runtime/extension_type.py) are such
+composites, so they go everywhere the runtime's own do.
 """
 from __future__ import annotations
 
@@ -162,53 +164,66 @@ def component_shapes(value, shape) -> list:
 #
 # ``tf.add(rt, 1)``, ``tf.math.sqrt(sp)``, ``tf.reduce_sum(rt, axis=1)``: the functions of the
 # op API do not know composites; the names users call are wrapped (``dispatch_api``) so that a
-# call with a ``CompositeTensor`` argument goes to the handler its class registered
-# (``register_dispatch``), as TensorFlow's dispatch decorators do. Calls with tensors only go
-# straight through.
+# call with a ``CompositeTensor`` argument (or an argument of a type a user dispatches on) goes
+# to the one registered target whose types match, as TensorFlow's dispatch does: the runtime's
+# own types register with ``register_dispatch``, users with ``tf.experimental.dispatch_for_api``
+# and the elementwise decorators. Calls with tensors only go straight through.
 
-DISPATCHABLE = frozenset({
-    "add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod", "pow",
-    "maximum", "minimum", "squared_difference", "less", "less_equal", "greater",
-    "greater_equal", "logical_and", "logical_or", "logical_xor", "equal", "not_equal",
-    "abs", "negative", "square", "sign", "tanh", "exp", "log", "sqrt", "rsqrt", "sigmoid",
-    "sin", "cos", "floor", "ceil", "round", "logical_not", "cast",
+UNARY_ELEMENTWISE = ("abs", "negative", "square", "sign", "tanh", "exp", "log", "sqrt", "rsqrt",
+                     "sigmoid", "sin", "cos", "floor", "ceil", "round", "logical_not", "cast")
+BINARY_ELEMENTWISE = ("add", "subtract", "multiply", "divide", "truediv", "floordiv",
+                      "floormod", "mod", "pow", "maximum", "minimum", "squared_difference",
+                      "less", "less_equal", "greater", "greater_equal", "logical_and",
+                      "logical_or", "logical_xor", "equal", "not_equal")
+DISPATCHABLE = frozenset(UNARY_ELEMENTWISE + BINARY_ELEMENTWISE + (
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any",
-    "reduce_all"})
+    "reduce_all", "concat", "stack", "gather", "zeros_like", "ones_like", "size"))
 
-_HANDLERS: dict = {}  # api name -> [(class, handler)]
+_HANDLERS: dict = {}  # api name -> [(matches(args, kwargs), handler, registered target)]
+_DISPATCH_TYPES: tuple = (CompositeTensor,)  # an argument of these types looks for a target
 
 
 def register_dispatch(api_name: str, cls, handler) -> None:
     """Calls of ``api_name`` with an argument of class ``cls`` run ``handler`` instead."""
     if api_name not in DISPATCHABLE:
         raise ValueError(f"{api_name} is not a dispatchable API")
-    _HANDLERS.setdefault(api_name, []).append((cls, handler))
+
+    def holds(v):
+        return isinstance(v, cls) or (type(v) in (list, tuple)
+                                      and any(isinstance(x, cls) for x in v))
+
+    def matches(args, kwargs):
+        return any(holds(v) for v in args) or any(holds(v) for v in kwargs.values())
+    _HANDLERS.setdefault(api_name, []).append((matches, handler, handler))
+
+
+def _has_dispatch_type(values) -> bool:
+    for v in values:
+        if isinstance(v, _DISPATCH_TYPES):
+            return True
+        if type(v) in (list, tuple) and any(isinstance(x, _DISPATCH_TYPES) for x in v):
+            return True
+    return False
 
 
 def _dispatching(api_name: str, fn):
     import functools
 
-    def find(values):
-        for cls, handler in _HANDLERS.get(api_name, ()):
-            for v in values:
-                if isinstance(v, cls):
-                    return handler
-        return None
-
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        for a in args:
-            if isinstance(a, CompositeTensor):
-                break
-        else:
-            if not kwargs or not any(isinstance(v, CompositeTensor) for v in kwargs.values()):
-                return fn(*args, **kwargs)
-        handler = find(list(args) + list(kwargs.values()))
-        if handler is None:
+        if not _has_dispatch_type(args) and not (kwargs and _has_dispatch_type(kwargs.values())):
             return fn(*args, **kwargs)
-        return handler(*args, **kwargs)
+        found = [(h, t) for m, h, t in _HANDLERS.get(api_name, ()) if m(args, kwargs)]
+        if not found:
+            return fn(*args, **kwargs)
+        if len(found) > 1:
+            raise ValueError(f"Multiple dispatch targets that were registered with "
+                             f"tf.dispatch_for ({found[0][1]} and {found[1][1]}) match the "
+                             f"arguments to {api_name}")
+        return found[0][0](*args, **kwargs)
 
     wrapper._dispatch_target = fn
+    wrapper._dispatch_name = api_name
     return wrapper
 
 
@@ -224,3 +239,131 @@ def dispatch_api(namespace: dict) -> None:
             if wrapper is None:
                 wrapper = _WRAPPERS[fn] = _dispatching(name, fn)
             namespace[name] = wrapper
+
+
+# -- tf.experimental.dispatch_for_* : user dispatch targets ---------------------------------
+
+def _api_of(api):
+    """(name, public wrapper, signature) of an API that supports dispatch."""
+    import inspect
+    wrapper = api if hasattr(api, "_dispatch_target") else _WRAPPERS.get(api)
+    if wrapper is None:
+        raise ValueError(f"{api!r} does not support dispatch.")
+    return wrapper._dispatch_name, wrapper, inspect.signature(wrapper._dispatch_target)
+
+
+def _type_matches(value, tp) -> bool:
+    """isinstance for the annotations TensorFlow's dispatch accepts (Union, Optional, List)."""
+    import collections.abc
+    import types
+    import typing
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return any(_type_matches(value, a) for a in args)
+    if tp is None or tp is type(None):
+        return value is None
+    if origin in (list, tuple, collections.abc.Sequence, collections.abc.Iterable):
+        return isinstance(value, (list, tuple)) and all(
+            _type_matches(v, args[0]) for v in value if args)
+    if tp is typing.Any:
+        return True
+    return isinstance(value, tp)
+
+
+def _classes_in(tp) -> list:
+    import typing
+    if isinstance(tp, type):
+        return [tp]
+    return [c for a in typing.get_args(tp) for c in _classes_in(a)]
+
+
+def _register(api_name: str, sig, types: dict, handler, target) -> None:
+    global _DISPATCH_TYPES
+
+    def matches(args, kwargs):
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return False
+        return all(_type_matches(bound.arguments.get(name), tp) for name, tp in types.items())
+    _HANDLERS.setdefault(api_name, []).append((matches, handler, target))
+    from runtime.tensor import Tensor
+    new = [c for tp in types.values() for c in _classes_in(tp)
+           if c not in (Tensor, type(None)) and not issubclass(c, _DISPATCH_TYPES)]
+    _DISPATCH_TYPES = _DISPATCH_TYPES + tuple(dict.fromkeys(new))
+
+
+def dispatch_for_api(api, *signatures):
+    """``@tf.experimental.dispatch_for_api(tf.math.add)``: ``api`` called with arguments of the
+    target's annotated types (or of one of ``signatures``, dicts of parameter -> type) runs
+    the target instead. The target has the API's parameters."""
+    import inspect
+    name, _, api_sig = _api_of(api)
+
+    def decorator(target):
+        target_sig = inspect.signature(target)
+        if list(target_sig.parameters) != list(api_sig.parameters):
+            raise ValueError(f"Dispatch function's signature {target_sig} does not match API's "
+                             f"signature {api_sig}.")
+        sigs = list(signatures) or [{p.name: p.annotation for p in
+                                     target_sig.parameters.values()
+                                     if p.annotation is not inspect.Parameter.empty}]
+        for types in sigs:
+            unknown = set(types) - set(api_sig.parameters)
+            if unknown:
+                raise ValueError(f"Dispatch signature {types} names parameters "
+                                 f"{sorted(unknown)} that {name} does not have.")
+            _register(name, api_sig, dict(types), target, target)
+        return target
+    return decorator
+
+
+def _elementwise(api_names, types):
+    import functools
+
+    def decorator(target):
+        for name in api_names:
+            wrapper = _wrappers_by_name().get(name)
+            if wrapper is None:
+                continue
+            _, _, sig = _api_of(wrapper)
+            params = list(sig.parameters)
+            operands = params[:len(types)]
+
+            def handler(*args, _wrapper=wrapper, _sig=sig, _operands=operands, **kwargs):
+                bound = _sig.bind(*args, **kwargs)
+                values = [bound.arguments.pop(p) for p in _operands]
+                api_func = functools.partial(_wrapper, **bound.arguments) \
+                    if bound.arguments else _wrapper
+                return target(api_func, *values)
+            _register(name, sig, dict(zip(operands, types)), handler, target)
+        return target
+    return decorator
+
+
+def _wrappers_by_name() -> dict:
+    return {w._dispatch_name: w for w in _WRAPPERS.values()}
+
+
+def dispatch_for_unary_elementwise_apis(x_type):
+    """``handler(api_func, x)`` for every unary elementwise API called with ``x`` of
+    ``x_type``; ``api_func`` is the API with its other arguments bound."""
+    return _elementwise(UNARY_ELEMENTWISE, (x_type,))
+
+
+def dispatch_for_binary_elementwise_apis(x_type, y_type):
+    """``handler(api_func, x, y)`` for every binary elementwise API called with ``x`` of
+    ``x_type`` and ``y`` of ``y_type``."""
+    return _elementwise(BINARY_ELEMENTWISE, (x_type, y_type))
+
+
+def unregister_dispatch_for(target) -> None:
+    """Removes every dispatch registered for ``target``."""
+    found = False
+    for name, entries in _HANDLERS.items():
+        kept = [e for e in entries if e[2] is not target]
+        found = found or len(kept) != len(entries)
+        _HANDLERS[name] = kept
+    if not found:
+        raise ValueError(f"Function {target} was not registered using a `@dispatch_for_*` "
+                         "decorator.")

@@ -16,7 +16,17 @@ splits; these ops do the rest:
   column position across rows (``axis`` "columns"), attr ``reducer``
   (sum, prod, max, min, mean);
 - ``RaggedTensorToString(flat_values, *nested_splits)``: the scalar string ``tf.print``
-  shows (``[[1, 2], [3]]``), attr ``summarize``.
+  shows (``[[1, 2], [3]]``), attr ``summarize``;
+- ``RaggedRange(starts, limits, deltas)``: ``(row_splits, values)``, one ``range`` per
+  row (``tf.ragged.range``; the indices that strided slicing of ragged rows gathers);
+- ``RaggedDenseValues(dense, *nested_splits)``: the flat values a ``RaggedToDense`` of
+  those splits put in ``dense`` (zero where ``dense`` was cut shorter): its gradient;
+- ``RaggedToSparse(flat_values, *nested_splits)``: ``(indices, values, dense_shape)`` of
+  the SparseTensor holding the same values (int64 indices in row-major order);
+- ``RaggedToVariant(flat_values, *nested_splits)`` (attr ``rows``: one item per row) and
+  ``RaggedFromVariants(variant)``: a ragged dataset element as one ``variant`` item, so
+  batching stacks items and unbatching splits them like any component (as SparseTensors
+  are carried, graph/ops/sparse.py).
 
 Splits are int64 or int32 (the dtype of their input); kernels return arrays of
 exactly the inferred dtypes.
@@ -370,3 +380,237 @@ def _to_string(flat_values, *splits, summarize=3):
 
 
 register_op("RaggedTensorToString", _to_string_infer, _to_string, kernel_attrs=("summarize",))
+
+
+# -- ranges ----------------------------------------------------------------------------------------
+
+def _range_infer(inputs, attrs):
+    if len(inputs) != 3:
+        raise _error(f"RaggedRange takes 3 inputs, got {len(inputs)}")
+    dtype = inputs[0].dtype
+    if dtype not in (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64):
+        raise _error(f"RaggedRange: starts must be int32, int64, float32 or float64, got "
+                     f"{dtype.name}")
+    sizes = set()
+    for name, inp in zip(("starts", "limits", "deltas"), inputs):
+        if inp.dtype != dtype:
+            raise _error(f"RaggedRange: {name} must be {dtype.name}, got {inp.dtype.name}")
+        if inp.shape.rank not in (None, 0, 1):
+            raise _error(f"RaggedRange: {name} must be a scalar or vector, got shape {inp.shape}")
+        if inp.shape.rank != 0:
+            sizes.add(None if inp.shape.rank is None else inp.shape.as_tuple()[0])
+    if len(sizes - {None}) > 1:
+        raise _error("starts, limits, and deltas must have the same shape")
+    n = 1 if not sizes else None if None in sizes else sizes.pop()
+    splits_dtype = attrs.get("Tsplits", dtypes.int64)
+    return [TensorType(splits_dtype, TensorShape([_plus(n, 1)])),
+            TensorType(dtype, TensorShape([None]))]
+
+
+def _range(starts, limits, deltas, Tsplits=dtypes.int64):
+    starts, limits, deltas = (np.asarray(a) for a in (starts, limits, deltas))
+    if any(a.ndim == 1 for a in (starts, limits, deltas)):
+        sizes = {a.shape[0] for a in (starts, limits, deltas) if a.ndim == 1}
+        if len(sizes) > 1:
+            raise _error("starts, limits, and deltas must have the same shape")
+        n = sizes.pop()
+    else:
+        n = 1
+    starts, limits, deltas = (np.broadcast_to(a, (n,)) for a in (starts, limits, deltas))
+    if np.any(deltas == 0):
+        raise _error("Requires delta != 0")
+    if np.issubdtype(starts.dtype, np.integer):
+        span, step = np.abs(limits - starts), np.abs(deltas)
+        sizes = np.where((limits > starts) == (deltas > 0), (span + step - 1) // step, 0)
+        sizes = np.where(limits == starts, 0, sizes)
+    else:
+        sizes = np.maximum(np.ceil((limits - starts) / deltas), 0)
+    sizes = sizes.astype(np.int64)
+    splits = np.zeros(n + 1, dtype=Tsplits.numpy_dtype)
+    np.cumsum(sizes, out=splits[1:])
+    rowids = np.repeat(np.arange(n), sizes)
+    position = np.arange(int(splits[-1])) - splits[rowids]
+    values = (starts[rowids] + position * deltas[rowids]).astype(starts.dtype)
+    return splits, values
+
+
+register_op("RaggedRange", _range_infer, _range, kernel_attrs=("Tsplits",))
+
+
+# -- the values back from a dense tensor (RaggedToDense's gradient) --------------------------------
+
+def _dense_values_infer(inputs, attrs):
+    if len(inputs) < 2:
+        raise _error(f"RaggedDenseValues takes a dense tensor and row splits, got {len(inputs)} "
+                     "inputs")
+    dense, splits = inputs[0], inputs[1:]
+    for s in splits:
+        _check_int_input("RaggedDenseValues", s, "row_splits", rank=1)
+    k = len(splits)
+    if dense.shape.rank is None:
+        return [TensorType(dense.dtype, TensorShape(None))]
+    if dense.shape.rank <= k:
+        raise _error(f"RaggedDenseValues: a dense tensor of rank > {k} is needed, got shape "
+                     f"{dense.shape}")
+    return [TensorType(dense.dtype, TensorShape([None] + list(dense.shape.as_tuple()[k + 1:])))]
+
+
+def _value_index(splits: list) -> list:
+    """Per flat value: its index along dimension 0 and each ragged dimension."""
+    index = [np.arange(len(splits[0]) - 1)]  # per row of the current level: its dense index
+    for s in splits:
+        lengths = np.diff(s)
+        rowids = np.repeat(np.arange(len(lengths)), lengths)
+        position = np.arange(int(s[-1])) - s[rowids]
+        index = [i[rowids] for i in index] + [position]
+    return index
+
+
+def _dense_values(dense, *splits):
+    dense = np.asarray(dense)
+    splits = [np.asarray(s).astype(np.int64) for s in splits]
+    k = len(splits)
+    index = _value_index(splits)
+    inner = dense.shape[k + 1:]
+    out = np.zeros((len(index[-1]),) + tuple(inner), dtype=dense.dtype)
+    inside = np.ones(len(index[-1]), dtype=bool)
+    for axis, i in enumerate(index):
+        inside &= i < dense.shape[axis]
+    out[inside] = dense[tuple(i[inside] for i in index)]
+    return out
+
+
+register_op("RaggedDenseValues", _dense_values_infer, _dense_values)
+
+
+# -- to a SparseTensor -----------------------------------------------------------------------------
+
+def _to_sparse_infer(inputs, attrs):
+    if len(inputs) < 2:
+        raise _error(f"RaggedToSparse takes flat_values and row splits, got {len(inputs)} inputs")
+    values, splits = inputs[0], inputs[1:]
+    for s in splits:
+        _check_int_input("RaggedToSparse", s, "row_splits", rank=1)
+    rank = None if values.shape.rank is None else values.shape.rank + len(splits)
+    n = None
+    if values.shape.rank is not None and values.shape.is_fully_defined():
+        n = int(np.prod(values.shape.as_tuple()))
+    return [TensorType(dtypes.int64, TensorShape([n, rank])),
+            TensorType(values.dtype, TensorShape([n])),
+            TensorType(dtypes.int64, TensorShape([rank]))]
+
+
+def _to_sparse(flat_values, *splits):
+    values = np.asarray(flat_values)
+    splits = [np.asarray(s).astype(np.int64) for s in splits]
+    index = _value_index(splits)
+    inner = values.shape[1:]
+    cells = int(np.prod(inner, dtype=np.int64))
+    columns = [np.repeat(i, cells) for i in index]
+    columns += [np.tile(c.reshape(-1), len(index[0])) for c in np.indices(inner)]
+    indices = np.stack(columns, axis=1).astype(np.int64) if columns else \
+        np.zeros((0, len(splits) + values.ndim), np.int64)
+    shape = np.asarray(_bounding(values, splits), dtype=np.int64)
+    return indices.reshape(-1, len(splits) + values.ndim), values.reshape(-1), shape
+
+
+register_op("RaggedToSparse", _to_sparse_infer, _to_sparse)
+
+
+# -- ragged tensors as dataset elements: RaggedToVariant, RaggedFromVariants ---------------------
+
+class RaggedValue:
+    """One ragged (or, with no splits, dense) value as a variant item."""
+    __slots__ = ("values", "splits")
+
+    def __init__(self, values, splits):
+        self.values = np.asarray(values)
+        self.splits = [np.asarray(sp) for sp in splits]
+
+
+def _to_variant_infer(inputs, attrs):
+    if not inputs:
+        raise _error("RaggedToVariant takes flat_values and row splits")
+    for sp in inputs[1:]:
+        _check_int_input("RaggedToVariant", sp, "row_splits", rank=1)
+    if attrs.get("rows") and len(inputs) > 1:
+        return [TensorType(dtypes.variant, TensorShape([_plus(_dim0(inputs[1]), -1)]))]
+    if attrs.get("rows"):
+        return [TensorType(dtypes.variant, TensorShape([_dim0(inputs[0])]))]
+    return [TensorType(dtypes.variant, TensorShape([]))]
+
+
+def _to_variant(flat_values, *splits, rows=False):
+    values, splits = np.asarray(flat_values), [np.asarray(sp) for sp in splits]
+    if not rows:
+        out = np.empty((), dtype=object)
+        out[()] = RaggedValue(values, splits)
+        return out
+    if not splits:  # a dense tensor's rows
+        out = np.empty(len(values), dtype=object)
+        for i in range(len(values)):
+            out[i] = RaggedValue(values[i], [])
+        return out
+    out = np.empty(len(splits[0]) - 1, dtype=object)
+    for i in range(out.size):
+        lo, hi, inner = int(splits[0][i]), int(splits[0][i + 1]), []
+        for sp in splits[1:]:  # the row's slice of each deeper partition, rebased at 0
+            part = sp[lo:hi + 1]
+            inner.append(part - part[0])
+            lo, hi = int(part[0]), int(part[-1])
+        out[i] = RaggedValue(values[lo:hi], inner)
+    return out
+
+
+def _from_variants_infer(inputs, attrs):
+    if len(inputs) != 1 or inputs[0].dtype != dtypes.variant:
+        raise _error("RaggedFromVariants takes one variant tensor")
+    k, splits_dtype = int(attrs["ragged_rank"]), attrs["splits_dtype"]
+    flat = as_shape(attrs["flat_shape"])
+    if inputs[0].shape.rank not in (None, 0, 1):
+        raise _error(f"RaggedFromVariants: a variant of rank 0 or 1 is needed, got shape "
+                     f"{inputs[0].shape}")
+    return [TensorType(attrs["dtype"], flat)] + [TensorType(splits_dtype, TensorShape([None]))
+                                                  for _ in range(k)]
+
+
+def _from_variants(variants, dtype, ragged_rank, splits_dtype, flat_shape):
+    variants = np.asarray(variants, dtype=object)
+    sdt, npdt = splits_dtype.numpy_dtype, dtype.numpy_dtype
+    if variants.ndim == 0:
+        item = variants[()]
+        if len(item.splits) != ragged_rank:
+            raise _error(f"RaggedFromVariants: an item of ragged_rank {len(item.splits)}, "
+                         f"expected {ragged_rank}")
+        return _outputs(item.values.astype(npdt, copy=False),
+                        [sp.astype(sdt, copy=False) for sp in item.splits])
+    items = list(variants)
+    if any(len(it.splits) != ragged_rank - 1 for it in items):
+        raise _error(f"RaggedFromVariants: items of ragged_rank {ragged_rank - 1} are needed")
+    # the batch's rows: each item's rows; deeper partitions concatenated with offsets
+    nrows = [len(it.splits[0]) - 1 if it.splits else len(it.values) for it in items]
+    outer = np.zeros(len(items) + 1, dtype=sdt)
+    np.cumsum(nrows, out=outer[1:])
+    nested = [outer]
+    for level in range(ragged_rank - 1):
+        parts, offset = [np.zeros(1, dtype=sdt)], 0
+        for it in items:
+            sp = it.splits[level]
+            parts.append(sp[1:] + offset)
+            offset += int(sp[-1])
+        nested.append(np.concatenate(parts).astype(sdt))
+    inner = tuple(d for d in as_shape(flat_shape).as_tuple()[1:]) if \
+        as_shape(flat_shape).rank is not None else ()
+    values = np.concatenate([it.values for it in items]) if items else \
+        np.zeros((0,) + tuple(0 if d is None else d for d in inner), dtype=npdt)
+    return _outputs(values.astype(npdt, copy=False), nested)
+
+
+def _outputs(values, splits: list):
+    """A kernel's result: the values alone when there are no splits (one output)."""
+    return (values, *splits) if splits else values
+
+
+register_op("RaggedToVariant", _to_variant_infer, _to_variant, kernel_attrs=("rows",))
+register_op("RaggedFromVariants", _from_variants_infer, _from_variants,
+            kernel_attrs=("dtype", "ragged_rank", "splits_dtype", "flat_shape"))

@@ -1,10 +1,12 @@
 """The staged ``for`` over the rows of a RaggedTensor: one while loop over the row index.
 
 The loop state follows the rules of the staged loop over a dataset
-(runtime/data/iterator.py, whose helpers it shares): a variable undefined
-before the loop is not carried (a return value would be a ``Deferred`` slot,
-but converted code refuses a ``return`` inside a staged loop before it gets
-here, as TensorFlow does); a Python list the body appends to becomes a
+(runtime/data/iterator.py, whose helpers it shares): a loop variable undefined
+before the loop (first assigned in the body and used after it) is refused with
+TensorFlow's ValueError — unlike ``tf.range`` and ``while`` loops, TensorFlow
+does not type it from the body here (a return value would be a ``Deferred``
+slot, but converted code refuses a ``return`` inside a staged loop before it
+gets here, as TensorFlow does); a Python list the body appends to becomes a
 staged list.
 """
 from __future__ import annotations
@@ -20,6 +22,9 @@ def staged_index_for(n: Tensor, element, extra_test, body, get_state, set_state,
     """``for i in range(n): body(element(i))`` as one while_loop, stopping early when
     ``extra_test()`` (a ``break`` or ``return``) is false."""
     names, init, start, carried = loop_start(get_state, symbol_names)
+    for i, value in enumerate(init):
+        if _is_undefined(value) and i not in carried:
+            raise ValueError(f"'{names[i]}' must be defined before the loop")
 
     def cond_fn(itr, *vals):
         _install(set_state, init, carried, vals)

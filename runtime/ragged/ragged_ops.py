@@ -107,6 +107,26 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     return result
 
 
+def range_(starts, limits=None, deltas=1, dtype=None, name=None,
+           row_splits_dtype=dtypes.int64):
+    """``tf.ragged.range``: row ``i`` is ``range(starts[i], limits[i], deltas[i])`` (scalars
+    broadcast); one argument is the limits, starting at 0."""
+    if limits is None:
+        starts, limits = 0, starts
+    args = [starts, limits, deltas]
+    if dtype is None:
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        dtype = tensors[0].dtype if tensors else None
+        if dtype is None:
+            floats = any(np.asarray(a).dtype.kind == "f" for a in args)
+            dtype = dtypes.float32 if floats else dtypes.int32
+    args = [math_ops.cast(a, dtype) if isinstance(a, Tensor) and a.dtype != as_dtype(dtype)
+            else convert_to_tensor(a, dtype=dtype) for a in args]
+    splits, values = apply_op("RaggedRange", args, {"Tsplits": as_dtype(row_splits_dtype)},
+                              name=name or "RaggedRange")
+    return RaggedTensor(values, splits, internal=True)
+
+
 def map_flat_values(op, *args, **kwargs):
     """``op`` applied to the flat values of the RaggedTensor arguments (same partitions)."""
     partition = []
@@ -151,18 +171,43 @@ def _binary_handler(fn):
             return x.with_flat_values(fn(x.flat_values, y.flat_values))
         rt, other, rt_first = (x, y, True) if isinstance(x, RaggedTensor) else (y, x, False)
         if isinstance(other, (Tensor, np.ndarray, list, tuple)):
-            other_t = convert_to_tensor(other, dtype_hint=rt.dtype)
-            inner = rt.flat_values.shape.rank
-            if other_t.shape.rank is None or inner is None or other_t.shape.rank > inner - 1:
-                raise ValueError(
-                    f"Cannot combine a RaggedTensor of shape {rt.shape} with a dense tensor of "
-                    f"shape {other_t.shape} elementwise{_where()}: the dense operand may only "
-                    "broadcast over the uniform inner dimensions; convert it with "
-                    "tf.RaggedTensor.from_tensor, or the RaggedTensor with to_tensor().")
-            other = other_t
+            other = _dense_operand(rt, convert_to_tensor(other, dtype_hint=rt.dtype))
         flat = rt.flat_values
         return rt.with_flat_values(fn(flat, other) if rt_first else fn(other, flat))
     return handler
+
+
+def _dense_operand(rt: RaggedTensor, dense: Tensor) -> Tensor:
+    """``dense`` as an operand of ``rt.flat_values``, broadcasting as TensorFlow does: over the
+    uniform inner dimensions, and with size-1 dimensions over the ragged ones (a dimension 0
+    of size ``nrows`` spreads each row's value over the row)."""
+    inner, rank, r = rt.flat_values.shape.rank, rt.shape.rank, dense.shape.rank
+    if r is None or inner is None or r > rank:
+        raise ValueError(f"Cannot combine a RaggedTensor of shape {rt.shape} with a dense "
+                         f"tensor of shape {dense.shape} elementwise{_where()}")
+    if r <= inner - 1:
+        return dense
+    k = rt.ragged_rank
+    dims = [1] * (rank - r) + list(dense.shape.as_tuple())
+    if dims[1:k + 1] != [1] * k:
+        raise InvalidArgumentError(
+            message=f"Cannot broadcast a dense tensor of shape {dense.shape} over the ragged "
+                    f"dimensions of a RaggedTensor of shape {rt.shape}{_where()}: its size "
+                    "there must be 1")
+    nrows = rt._static_nrows()
+    if dims[0] not in (1, None) and nrows is not None and dims[0] != nrows:
+        raise InvalidArgumentError(
+            message=f"Cannot broadcast a dense tensor of shape {dense.shape} with a "
+                    f"RaggedTensor of shape {rt.shape}{_where()}: dimension 0 must be 1 or "
+                    f"{nrows}")
+    per_row = array_ops.reshape(dense, [-1 if dims[0] is None else dims[0]] + dims[k + 1:])
+    if dims[0] == 1:
+        return per_row[0]
+    ids = rt.nested_value_rowids()
+    top = ids[-1]
+    for outer in reversed(ids[:-1]):
+        top = array_ops.gather(outer, top)
+    return array_ops.gather(per_row, top)
 
 
 def _unary_handler(fn):
@@ -175,15 +220,9 @@ def _cast_handler(x, dtype, name=None):
     return x.with_flat_values(math_ops.cast(x.flat_values, dtype))
 
 
-_BINARY = ("add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
-           "pow", "maximum", "minimum", "squared_difference", "less", "less_equal", "greater",
-           "greater_equal", "logical_and", "logical_or", "logical_xor", "equal", "not_equal")
-_UNARY = ("abs", "negative", "square", "sign", "tanh", "exp", "log", "sqrt", "rsqrt", "sigmoid",
-          "sin", "cos", "floor", "ceil", "round", "logical_not")
-
-for _name in _BINARY:
+for _name in composite.BINARY_ELEMENTWISE:
     composite.register_dispatch(_name, RaggedTensor, _binary_handler(getattr(math_ops, _name)))
-for _name in _UNARY:
+for _name in (n for n in composite.UNARY_ELEMENTWISE if n != "cast"):  # (cast: a dtype)
     composite.register_dispatch(_name, RaggedTensor, _unary_handler(getattr(math_ops, _name)))
 composite.register_dispatch("cast", RaggedTensor, _cast_handler)
 
@@ -205,6 +244,30 @@ for _dunder, _fn in (("add", math_ops.add), ("sub", math_ops.subtract),
 for _dunder, _fn in (("lt", math_ops.less), ("le", math_ops.less_equal),
                      ("gt", math_ops.greater), ("ge", math_ops.greater_equal)):
     setattr(RaggedTensor, f"__{_dunder}__", _operator(_fn))
+
+
+def _equality(fn, when_incomparable: bool):
+    """``==`` / ``!=``: elementwise as TensorFlow's (a value that cannot be compared, such as
+    None, gives ``when_incomparable``)."""
+    handler = _binary_handler(fn)
+
+    def compare(self, other):
+        if other is None:
+            return when_incomparable
+        try:
+            return handler(self, other)
+        except (TypeError, ValueError):
+            return when_incomparable
+    return compare
+
+
+def _unhashable(self):
+    raise TypeError("RaggedTensor is unhashable.")
+
+
+RaggedTensor.__eq__ = _equality(math_ops.equal, False)
+RaggedTensor.__ne__ = _equality(math_ops.not_equal, True)
+RaggedTensor.__hash__ = _unhashable
 
 
 # -- reductions -------------------------------------------------------------------------------

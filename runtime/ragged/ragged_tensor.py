@@ -132,6 +132,35 @@ class RaggedTensor(CompositeTensor):
         return cls._make(values, _match_splits_dtype(splits, values), validate)
 
     @classmethod
+    def from_row_starts(cls, values, row_starts, name=None, validate: bool = True):
+        """Row ``i`` starts at ``row_starts[i]``; the last row ends with the values."""
+        values = _convert_values(values)
+        starts = _convert_partition(row_starts, "row_starts")
+        n = _nvals(values, starts.dtype)
+        return cls.from_row_splits(values, array_ops.concat([starts, n[None]], 0),
+                                   validate=validate)
+
+    @classmethod
+    def from_row_limits(cls, values, row_limits, name=None, validate: bool = True):
+        """Row ``i`` ends at ``row_limits[i]``; the first row starts at 0."""
+        values = _convert_values(values)
+        limits = _convert_partition(row_limits, "row_limits")
+        zero = constant([0], dtype=limits.dtype)
+        return cls.from_row_splits(values, array_ops.concat([zero, limits], 0),
+                                   validate=validate)
+
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64):
+        """The rows of a 2-D SparseTensor (indices in row-major order) as ragged rows."""
+        shape = st_input.dense_shape
+        if st_input.indices.shape.rank is not None and st_input.indices.shape[1] not in (None, 2):
+            raise ValueError(f"rank(st_input) must be 2, got {st_input.indices.shape[1]}")
+        dtype = as_dtype(row_splits_dtype)
+        rowids = math_ops.cast(st_input.indices[:, 0], dtype)
+        return cls.from_value_rowids(st_input.values, rowids, math_ops.cast(shape[0], dtype),
+                                     validate=False)
+
+    @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None,
                                validate: bool = True):
         if isinstance(nested_row_splits, Tensor):
@@ -336,6 +365,14 @@ class RaggedTensor(CompositeTensor):
         return apply_op("RaggedToDense", [self.flat_values, default, *self.nested_row_splits],
                         {"shape": shape}, name=name or "RaggedToTensor")
 
+    def to_sparse(self, name=None):
+        """The SparseTensor of the same values, at their positions in the bounding shape."""
+        from runtime.sparse import SparseTensor
+        indices, values, shape = apply_op("RaggedToSparse",
+                                          [self.flat_values, *self.nested_row_splits],
+                                          name=name or "RaggedToSparse")
+        return SparseTensor(indices, values, shape)
+
     def _eager(self, what: str) -> None:
         if not all(isinstance(t, EagerTensor) for t in self._components()):
             raise ValueError(f"{what} can only be used in eager mode.")
@@ -381,24 +418,13 @@ class RaggedTensor(CompositeTensor):
 
     # -- indexing -----------------------------------------------------------------------------
     def __getitem__(self, key):
-        if isinstance(key, tuple):
-            if not key:
-                return self
-            first, rest = key[0], key[1:]
-            if not rest:
-                return self[first]
-            if isinstance(first, slice) or first is Ellipsis or first is None:
-                raise NotImplementedError(
-                    f"Indexing a RaggedTensor with {key!r}{_where()}: only a row index followed "
-                    "by more indices (rt[i, j]) or one row index or slice (rt[i], rt[a:b]) is "
-                    "supported")
-            row = self[first]
-            return row[rest if len(rest) > 1 else rest[0]]
-        if isinstance(key, slice):
-            return self._row_slice(key)
-        if key is Ellipsis:
-            return self
-        return self._row(key)
+        """TensorFlow's ragged indexing: a row index or slice (any step) per dimension, ``...``
+        and ``tf.newaxis``; inner ragged dimensions may be sliced but not indexed
+        (``rt[:, 1:]``, not ``rt[:, 0]``), uniform inner ones both."""
+        keys = list(key) if isinstance(key, tuple) else [key]
+        if any(k is Ellipsis for k in keys):
+            keys = _expand_ellipsis(keys, self.shape.rank)
+        return _getitem(self, keys)
 
     def _row(self, index):
         """Row ``index``: a Tensor (ragged_rank 1) or a RaggedTensor."""
@@ -426,10 +452,12 @@ class RaggedTensor(CompositeTensor):
         return self._values[splits[i]:splits[i + 1]]
 
     def _row_slice(self, key: slice):
-        if key.step is not None and not (isinstance(key.step, (int, np.integer))
-                                         and key.step == 1):
-            raise NotImplementedError(f"Slicing the rows of a RaggedTensor with a step "
-                                      f"({key.step!r}) is not supported{_where()}")
+        step = _static_step(key.step)
+        if step != 1:
+            n = self.nrows()
+            begin = _slice_bound(key.start, n, step, True)
+            end = _slice_bound(key.stop, n, step, False)
+            return _gather_rows(self, array_ops.range(begin, end, constant(step, dtype=n.dtype)))
         splits = self._row_splits
         n = self._static_nrows()
         start, stop = key.start, key.stop
@@ -496,6 +524,110 @@ class RaggedTensor(CompositeTensor):
         return self.with_flat_values(math_ops.logical_not(self.flat_values))
 
 
+def _expand_ellipsis(keys: list, rank) -> list:
+    at = [i for i, k in enumerate(keys) if k is Ellipsis]
+    if len(at) > 1:
+        raise ValueError("Cannot use multiple ellipses in a RaggedTensor index")
+    i = at[0]
+    if rank is None:
+        if i != len(keys) - 1:
+            raise ValueError("Cannot use an ellipsis before other indices of a RaggedTensor of "
+                             "unknown rank")
+        return keys[:i]
+    used = sum(1 for k in keys if k is not None and k is not Ellipsis)
+    return keys[:i] + [slice(None)] * (rank - used) + keys[i + 1:]
+
+
+def _getitem(x, keys: list):
+    """``x[keys]`` for a RaggedTensor (or the dense tensor a row of one is)."""
+    if not keys:
+        return x
+    if not isinstance(x, RaggedTensor):
+        return x[tuple(keys)]
+    key, rest = keys[0], keys[1:]
+    if key is None:  # tf.newaxis: one row holding the result
+        inner = _getitem(x, rest)
+        if not isinstance(inner, RaggedTensor):
+            return array_ops.expand_dims(inner, 0)
+        dtype = inner.row_splits_dtype
+        return RaggedTensor(inner, array_ops.stack([constant(0, dtype=dtype), inner.nrows()]),
+                            internal=True)
+    if isinstance(key, slice):
+        return _inner_getitem(x._row_slice(key), rest)
+    row = x._row(key)
+    return _getitem(row, rest)
+
+
+def _inner_getitem(x, keys: list):
+    """``x[:, keys...]``: ``keys`` applied to every row of ``x``."""
+    if not keys:
+        return x
+    if not isinstance(x, RaggedTensor):
+        return x[(slice(None),) + tuple(keys)]
+    key, rest = keys[0], keys[1:]
+    if key is None:  # every row becomes a row of one row
+        inner = _inner_getitem(x, rest)
+        n = inner.nrows()
+        return RaggedTensor(inner, array_ops.range(constant(0, dtype=n.dtype), n + 1),
+                            internal=True)
+    if isinstance(key, slice):
+        if key.start is None and key.stop is None and key.step is None:
+            return x.with_values(_inner_getitem(x.values, rest))
+        sliced = _slice_columns(x, key)
+        return sliced.with_values(_inner_getitem(sliced.values, rest))
+    raise ValueError("Cannot index into an inner ragged dimension.")
+
+
+def _static_step(step) -> int:
+    if step is None:
+        return 1
+    value = step if isinstance(step, (int, np.integer)) else _static_value(convert_to_tensor(step))
+    if value is None:
+        raise NotImplementedError(f"Slicing a RaggedTensor with a step that is not known "
+                                  f"statically ({step!r}){_where()}")
+    if int(value) == 0:
+        raise ValueError("slice step cannot be zero")
+    return int(value)
+
+
+def _slice_bound(value, length: Tensor, step: int, is_start: bool) -> Tensor:
+    """Python's slice bound ``value`` for sequences of ``length`` (a scalar or one per row),
+    vectorized: clipped into [0, length] (step > 0) or [-1, length - 1] (step < 0)."""
+    lower = constant(-1 if step < 0 else 0, dtype=length.dtype)
+    upper = length - 1 if step < 0 else length
+    if value is None:
+        return upper if is_start == (step < 0) else lower + array_ops.zeros_like(length)
+    v = convert_to_tensor(value)
+    if v.dtype != length.dtype:
+        v = math_ops.cast(v, length.dtype)
+    return math_ops.where(math_ops.less(v, constant(0, dtype=v.dtype)),
+                          math_ops.maximum(v + length, lower), math_ops.minimum(v, upper))
+
+
+def _slice_columns(rt: "RaggedTensor", key: slice) -> "RaggedTensor":
+    """``rt[:, key]`` on the ragged dimension 1: each row sliced as a Python list is."""
+    step = _static_step(key.step)
+    starts, limits = rt.row_starts(), rt.row_limits()
+    lengths = limits - starts
+    begin = _slice_bound(key.start, lengths, step, True)
+    end = _slice_bound(key.stop, lengths, step, False)
+    splits, index = apply_op("RaggedRange", [starts + begin, starts + end,
+                                             constant(step, dtype=starts.dtype)],
+                             {"Tsplits": rt.row_splits_dtype}, name="RaggedRange")
+    return RaggedTensor(_gather_rows(rt.values, index), splits, internal=True)
+
+
+def _gather_rows(x, index: Tensor):
+    """The rows ``index`` of ``x`` (a RaggedTensor or a dense tensor), in that order."""
+    if not isinstance(x, RaggedTensor):
+        return array_ops.gather(x, index)
+    starts = array_ops.gather(x.row_starts(), index)
+    limits = array_ops.gather(x.row_limits(), index)
+    splits, inner = apply_op("RaggedRange", [starts, limits, constant(1, dtype=starts.dtype)],
+                             {"Tsplits": x.row_splits_dtype}, name="RaggedRange")
+    return RaggedTensor(_gather_rows(x.values, inner), splits, internal=True)
+
+
 def _bound(value, nrows: Tensor, default):
     """A slice bound as a tensor in [0, nrows] (negative counts from the end)."""
     if value is None:
@@ -506,6 +638,13 @@ def _bound(value, nrows: Tensor, default):
     zero = constant(0, dtype=nrows.dtype)
     v = math_ops.where(math_ops.less(v, zero), v + nrows, v)
     return math_ops.minimum(math_ops.maximum(v, zero), nrows)
+
+
+def _nvals(values, dtype) -> Tensor:
+    """The number of rows of ``values`` (a Tensor or a RaggedTensor) as a ``dtype`` scalar."""
+    if isinstance(values, RaggedTensor):
+        return math_ops.cast(values.nrows(), dtype)
+    return array_ops.shape(values, out_type=dtype)[0]
 
 
 def _match_splits_dtype(splits: Tensor, values) -> Tensor:
@@ -581,10 +720,9 @@ class RaggedTensorSpec(TypeSpec):
         ragged_rank = int(ragged_rank)
         if rank is not None and not 0 <= ragged_rank < rank:
             raise ValueError(f"ragged_rank must be in [0, {rank}), got {ragged_rank}")
-        if ragged_rank < 1:
-            raise ValueError("RaggedTensorSpec needs ragged_rank >= 1 (a dense tensor has a "
-                             "TensorSpec)")
-        self._ragged_rank = ragged_rank
+        if ragged_rank < 0:
+            raise ValueError(f"ragged_rank must be non-negative, got {ragged_rank}")
+        self._ragged_rank = ragged_rank  # (0: the values are dense tensors, as TensorFlow's)
 
     @classmethod
     def from_value(cls, value: RaggedTensor) -> "RaggedTensorSpec":
@@ -617,6 +755,8 @@ class RaggedTensorSpec(TypeSpec):
     @property
     def _component_specs(self) -> list:
         k = self._ragged_rank
+        if k == 0:
+            return [TensorSpec(self._shape, self._dtype)]
         if self._flat_values_spec is not None:
             values_spec = self._flat_values_spec
         elif self._shape.rank is None:
@@ -639,7 +779,41 @@ class RaggedTensorSpec(TypeSpec):
         return RaggedTensor._from_nested(tensors[0], tensors[1:])
 
     def _to_components(self, value) -> list:
-        return value._components()
+        return value._components() if isinstance(value, RaggedTensor) else [value]
 
     def _with_shape(self, shape) -> "RaggedTensorSpec":
         return RaggedTensorSpec(shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
+
+    # -- as a dataset element: one variant component (graph/ops/ragged.py) ------------------
+    def _batch(self, batch_size) -> "RaggedTensorSpec":
+        """The type of a batch of ``batch_size`` (None: unknown) values of this type."""
+        shape = TensorShape(None) if self._shape.rank is None else \
+            TensorShape([batch_size] + list(self._shape.as_tuple()))
+        return RaggedTensorSpec(shape, self._dtype, self._ragged_rank + 1,
+                                self._row_splits_dtype)
+
+    def _unbatch(self) -> "RaggedTensorSpec":
+        """The type of the rows of a value of this type (ragged_rank 0: dense rows)."""
+        shape = TensorShape(None) if self._shape.rank is None else \
+            TensorShape(self._shape.as_tuple()[1:])
+        return RaggedTensorSpec(shape, self._dtype, self._ragged_rank - 1,
+                                self._row_splits_dtype)
+
+    @property
+    def _dataset_component(self) -> TensorSpec:
+        return TensorSpec(None, dtypes.variant)
+
+    def _from_variant(self, variant: Tensor):
+        flat = self._component_specs[0].shape
+        out = apply_op("RaggedFromVariants", [variant],
+                       {"dtype": self._dtype, "ragged_rank": self._ragged_rank,
+                        "splits_dtype": self._row_splits_dtype, "flat_shape": flat},
+                       name="RaggedFromVariants")
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        return self._from_components(out)
+
+    @staticmethod
+    def _to_variant(value, rows: bool = False) -> Tensor:
+        """The element's variant: the whole value, or (``rows``) one item per row."""
+        parts = value._components() if isinstance(value, RaggedTensor) else [value]
+        return apply_op("RaggedToVariant", parts, {"rows": bool(rows)}, name="RaggedToVariant")
