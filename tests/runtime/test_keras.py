@@ -505,3 +505,34 @@ def test_layer_normalization_reshape_global_pooling_match_tensorflow():
         K.layers.Reshape((3, -1, -1))
     with pytest.raises(ValueError, match="total size of the tensor must be unchanged"):
         K.layers.Reshape((7, 3))(IMG)
+
+
+def test_a_keras_model_checkpoints_and_saves_as_a_module(tmp_path):
+    """Layers and models save with tf.train.Checkpoint (restore-on-create into a model built
+    later) and with tf.saved_model inside a Module."""
+    import numpy as np
+
+    x = tf.constant([[1.0, 2.0, 3.0]])
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu"),
+                                 tf.keras.layers.Dense(2)])
+    expected = model(x).numpy()
+    path = tf.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
+
+    fresh = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu"),
+                                 tf.keras.layers.Dense(2)])
+    tf.train.Checkpoint(model=fresh).restore(path)  # before its variables exist
+    np.testing.assert_allclose(fresh(x).numpy(), expected)
+
+    class Serving(tf.Module):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def __call__(self, inputs):
+            return self.net(inputs)
+
+    tf.saved_model.save(Serving(model), str(tmp_path / "saved"))
+    loaded = tf.saved_model.load(str(tmp_path / "saved"))
+    np.testing.assert_allclose(loaded(x).numpy(), expected)
+    assert len(loaded.trainable_variables) == 4
