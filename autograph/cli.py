@@ -1,10 +1,11 @@
 """The ``autograph`` command line (``python -m autograph`` is the same program).
 
-Three commands, one per way of looking at converted code:
+Four commands: three ways of looking at converted code, and saved models:
 
 - ``show``: the converted source of one function, read from the file;
 - ``convert``: whole modules and packages into importable converted modules;
-- ``graph``: trace one function for given input specs and print its graph.
+- ``graph``: trace one function for given input specs and print its graph;
+- ``saved``: show a SavedModel or run one of its signatures (``cli_saved.py``).
 
 ``show`` and ``convert`` read source only: they never import or run the
 user's code. ``graph`` has to run it (tracing calls the function), so it
@@ -29,6 +30,8 @@ examples:
   autograph convert examples/userpkg/core.py --diff
   autograph graph examples/userpkg/core.py:squash --spec 'float32[None]'
   autograph graph mymod.py:f --spec 'int32[2, 3]' 3 --format dot --optimize
+  autograph saved show export/
+  autograph saved run export/ --signature serving_default --input x='[1.0, 2.0]'
 """
 
 SPEC_HELP = ("input specs, one per positional argument: DTYPE[DIMS] such as float32[None] or "
@@ -116,12 +119,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="file.py:func or package.module:func")
     graph.add_argument("--spec", action="extend", nargs="+", default=[], metavar="SPEC",
                        help=SPEC_HELP)
-    graph.add_argument("--format", choices=("text", "dot", "svg"), default="text",
+    graph.add_argument("--format", choices=("text", "dot", "svg", "hlo"), default="text",
                        help="text: one line per node; dot: Graphviz source; svg: rendered by "
-                            "Graphviz's dot (default: text)")
+                            "Graphviz's dot; hlo: the XLA program jit_compile=True runs "
+                            "(needs JAX and fully known shapes) (default: text)")
     graph.add_argument("--optimize", action="store_true",
                        help="run the graph optimization passes before printing")
     graph.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+
+    from autograph.cli_saved import add_saved_parser
+    add_saved_parser(commands)
     return parser
 
 
@@ -140,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "convert":
             from autograph.cli_commands import convert
             return convert(args)
+        if args.command == "saved":
+            from autograph.cli_saved import saved
+            return saved(args)
         from autograph.cli_commands import graph
         return graph(args)
     except UsageError as e:

@@ -330,6 +330,11 @@ def graph(args) -> int:
 
     if args.format == "text":
         data = format_graph(g).encode()
+    elif args.format == "hlo":
+        try:
+            data = _hlo(concrete).encode()
+        except (ImportError, ValueError) as e:  # no JAX, unknown shapes, unsupported ops
+            return _fail("graph", f"cannot compile {target.qualname} with XLA: {e}")
     else:
         data = to_dot(g).encode()
         if args.format == "svg":
@@ -344,6 +349,20 @@ def graph(args) -> int:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     return 0
+
+
+def _hlo(concrete) -> str:
+    """The XLA program (HLO text) of a trace, compiled for zeros of its input shapes."""
+    import numpy as np
+
+    from graph.executor import compile_graph
+    feeds = []
+    for inp in concrete.optimized_graph.inputs:
+        if not inp.shape.is_fully_defined():
+            raise ValueError(f"input {inp.node.name} has shape {inp.shape}: give every "
+                             "dimension in --spec for --format hlo")
+        feeds.append(np.zeros(inp.shape.as_tuple(), inp.dtype.numpy_dtype))
+    return compile_graph(concrete.optimized_graph, backend="xla").compiler_ir(feeds, "hlo")
 
 
 def _check_arity(fn, specs, target: Target) -> None:

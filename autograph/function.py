@@ -30,8 +30,9 @@ def function(func=None, input_signature=None, autograph: bool = True, jit_compil
              optimize: bool = True):
     """Turns ``func`` into a Function that traces it into graphs (``tf.function``).
 
-    ``jit_compile``/``experimental_compile`` are accepted and ignored: there is
-    no XLA here, every graph runs on the numpy executor.
+    ``jit_compile=True`` (or its old name ``experimental_compile``) compiles
+    each trace with XLA through JAX (``graph/xla``; ``pip install
+    autograph-staging[xla]``); by default graphs run on the numpy executor.
     ``experimental_relax_shapes`` is the old name of ``reduce_retracing``.
     ``optimize`` (not in TensorFlow, whose runtime optimizes graphs invisibly):
     run ``graph.passes.optimize`` on each traced graph before compiling it.

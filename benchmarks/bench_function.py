@@ -2,12 +2,13 @@
 
 The cache-hit path is key computation (dtype+shape per tensor argument), one
 dict lookup, the plan call and wrapping results as EagerTensors. Target: it
-adds under 20 µs to the plan itself. The "first call" row is what a user
+adds under 1 µs to the plan itself for two tensor arguments (issue 17), under
+20 µs for the other call shapes. The "first call" row is what a user
 waits for the first time a converted function runs: autograph conversion
 (conversion caches cleared before each sample), tracing, optimization,
 compilation and the run, for the 40-line nested function of
-``bench_conversion`` (target 20 ms). "retrace" is one new trace of a small
-function that has traced before (a new input shape; target 2 ms).
+``bench_conversion`` (target 6 ms). "retrace" is one new trace of a small
+function that has traced before (a new input shape; target 150 µs).
 ``main()`` prints the figures and adds them to the shared table of
 ``python -m benchmarks``.
 """
@@ -20,9 +21,10 @@ from benchmarks import harness
 from runtime.function import Function
 
 OVERHEAD_BUDGET = 20e-6   # seconds a cache hit may add above the plan
+TWO_TENSORS_BUDGET = 1e-6  # ... for the common call: two tensor arguments
 TRACE_BUDGET = 5e-3       # seconds for tracing + compiling a small function
-FIRST_CALL_BUDGET = 20e-3  # conversion + trace + first run of the 40-line nested function
-RETRACE_BUDGET = 2e-3     # one new trace of a small function
+FIRST_CALL_BUDGET = 6e-3  # conversion + trace + first run of the 40-line nested function
+RETRACE_BUDGET = 150e-6   # one new trace of a small function
 
 
 def _small(x, y):
@@ -33,7 +35,8 @@ def _nested(xs, scale, flag=True):
     return {"sum": xs[0] + xs[1] * scale, "prod": xs[0] * xs[1]}
 
 
-def _overhead(name: str, fn: Function, args: tuple, kwargs: dict | None = None):
+def _overhead(name: str, fn: Function, args: tuple, kwargs: dict | None = None,
+              budget: float = OVERHEAD_BUDGET):
     kwargs = kwargs or {}
     fn(*args, **kwargs)
     concrete = fn.get_concrete_function(*args, **kwargs)
@@ -48,7 +51,7 @@ def _overhead(name: str, fn: Function, args: tuple, kwargs: dict | None = None):
                              lambda: plan(*feeds), target=100.0)
     overhead = max(result.ours - result.floor, 0.0)
     row = harness.Result(result.group, f"{name}: cache-hit overhead", overhead, None, "call",
-                         OVERHEAD_BUDGET)
+                         budget)
     harness.RESULTS.append(row)
     return result, overhead
 
@@ -109,7 +112,7 @@ def main() -> None:
     x = rt.constant(np.ones((4,), np.float32))
     y = rt.constant(np.full((4,), 2.0, np.float32))
     rows = []
-    rows.append(_overhead("2 tensors", Function(_small), (x, y)))
+    rows.append(_overhead("2 tensors", Function(_small), (x, y), budget=TWO_TENSORS_BUDGET))
     rows.append(_overhead("list + python + kwarg", Function(_nested), ([x, y], 3.0),
                           {"flag": False}))
     sig = Function(_small, input_signature=[rt.TensorSpec([None], rt.float32)] * 2)
@@ -119,11 +122,11 @@ def main() -> None:
     first = _first_call()
     for result, overhead in rows:
         print(f"{result.name:40s} call {result.ours * 1e6:8.2f} us  plan {result.floor * 1e6:8.2f}"
-              f" us  overhead {overhead * 1e6:6.2f} us (budget {OVERHEAD_BUDGET * 1e6:.0f} us)")
+              f" us  overhead {overhead * 1e6:6.2f} us")
     print(f"{'one trace (new Function, first call)':40s} {trace.ours * 1e3:8.3f} ms "
           f"(budget {TRACE_BUDGET * 1e3:.0f} ms)")
     print(f"{'retrace (new shape, small function)':40s} {retrace.ours * 1e3:8.3f} ms "
-          f"(budget {RETRACE_BUDGET * 1e3:.0f} ms)")
+          f"(budget {RETRACE_BUDGET * 1e3:.2f} ms)")
     print(f"{'first call (40-line nested function)':40s} {first.ours * 1e3:8.3f} ms "
           f"(budget {FIRST_CALL_BUDGET * 1e3:.0f} ms)")
 

@@ -5,7 +5,8 @@ the plan alone; these rows go through the whole public path — autograph
 conversion, tracing, optimization, the cache-hit call and the EagerTensor
 results — and compare a call against the same algorithm written by hand
 with numpy. The ratio is per loop iteration, so the call overhead (a few µs)
-is spread over the iterations as it is in real use.
+is spread over the iterations as it is in real use. Targets (issue 17): tanh
+while <= 1.1x, fizzbuzz <= 1.05x, dynamic_rnn <= 1.2x hand-written numpy.
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def bench_tanh_while() -> None:
         y, iters = np.tanh(y), iters + 1
     np.testing.assert_array_equal(f(x).numpy(), hand(x_np))
     compare(f"tf.function tanh while, float32[5] ({iters} iterations)", lambda: f(x),
-            lambda: hand(x_np), units=iters, unit="iter", target=2.0)
+            lambda: hand(x_np), units=iters, unit="iter", target=1.1)
 
 
 # -- fizzbuzz count: `for i in tf.range(1, n + 1)` with an if/elif chain -------------------
@@ -81,7 +82,7 @@ def bench_fizzbuzz(n: int = 1000) -> None:
     n_t = tf.constant(n)
     assert [int(v) for v in f(n_t)] == [int(v) for v in hand(n)] == [267, 134, 66]
     compare(f"tf.function fizzbuzz count, n={n}", lambda: f(n_t), lambda: hand(n),
-            units=n, unit="iter", target=2.0, repeats=11)
+            units=n, unit="iter", target=1.05, repeats=11)
 
 
 # -- dynamic_rnn: the tf.function guide's TensorArray accumulation --------------------------
@@ -123,7 +124,7 @@ def bench_dynamic_rnn(batch: int = 2, steps: int = 100, features: int = 4) -> No
                                rtol=1e-6)
     compare(f"tf.function dynamic_rnn (TensorArray), {batch}x{steps}x{features}",
             lambda: f(rnn_step, data, init), lambda: hand(data_np, init_np),
-            units=steps, unit="iter", target=2.0)
+            units=steps, unit="iter", target=1.2)
 
 
 def main() -> None:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from graph.shapes import TensorShape
+
 
 @dataclass(frozen=True, slots=True)
 class DType:
@@ -25,6 +27,19 @@ class DType:
         return self.numpy_dtype.kind == "f"
 
     @property
+    def is_complex(self) -> bool:
+        return self.numpy_dtype.kind == "c"
+
+    @property
+    def real_dtype(self) -> "DType":
+        """The dtype of the real and imaginary parts (the dtype itself when not complex)."""
+        return _BY_NUMPY[np.dtype(self.numpy_dtype.char.lower())] if self.is_complex else self
+
+    @property
+    def is_unsigned(self) -> bool:
+        return self.numpy_dtype.kind == "u"
+
+    @property
     def is_integer(self) -> bool:
         return self.numpy_dtype.kind in "iu"
 
@@ -38,21 +53,32 @@ class DType:
 
     @property
     def is_numeric(self) -> bool:
+        return self.is_floating or self.is_integer or self.is_complex
+
+    @property
+    def is_real(self) -> bool:
+        """Floats and integers: what ordering ops (max, argmax, range...) take."""
         return self.is_floating or self.is_integer
 
     @property
     def min(self):
+        self._check_ordered("minimum")
         return np.finfo(self.numpy_dtype).min if self.is_floating else np.iinfo(self.numpy_dtype).min
 
     @property
     def max(self):
+        self._check_ordered("maximum")
         return np.finfo(self.numpy_dtype).max if self.is_floating else np.iinfo(self.numpy_dtype).max
+
+    def _check_ordered(self, which: str) -> None:
+        if not self.is_real:
+            raise TypeError(f"Cannot find {which} value of {self} with type {self}.")
 
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
     def __str__(self) -> str:
-        return repr(self)
+        return f"<dtype: {self.name!r}>"  # as TensorFlow prints a dtype; repr stays tf.float32
 
 
 def _make(name: str, np_dtype, enum: str) -> DType:
@@ -67,13 +93,18 @@ int16 = _make("int16", np.int16, "DT_INT16")
 int32 = _make("int32", np.int32, "DT_INT32")
 int64 = _make("int64", np.int64, "DT_INT64")
 uint8 = _make("uint8", np.uint8, "DT_UINT8")
+uint16 = _make("uint16", np.uint16, "DT_UINT16")
+uint32 = _make("uint32", np.uint32, "DT_UINT32")
+uint64 = _make("uint64", np.uint64, "DT_UINT64")
+complex64 = _make("complex64", np.complex64, "DT_COMPLEX64")
+complex128 = _make("complex128", np.complex128, "DT_COMPLEX128")
 bool_ = _make("bool", np.bool_, "DT_BOOL")
 string = _make("string", object, "DT_STRING")
 resource = _make("resource", object, "DT_RESOURCE")
 variant = _make("variant", object, "DT_VARIANT")
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
-       string, resource, variant)
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+       complex64, complex128, bool_, string, resource, variant)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16})
 _BY_ENUM = {d.enum: d for d in ALL}
@@ -96,6 +127,9 @@ def as_dtype(value) -> DType:
         return int32
     if value is float:
         return float32
+    if value is complex:  # TensorFlow maps no Python type to a complex dtype
+        raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a "
+                        "TensorFlow DType.")
     if value in (str, bytes):
         return string
     try:
@@ -119,13 +153,19 @@ def infer_dtype(value) -> DType:
         return int32 if -2**31 <= value < 2**31 else int64
     if isinstance(value, float):
         return float32
+    if isinstance(value, complex):
+        return complex128
     if isinstance(value, (str, bytes)):
         return string
+    if isinstance(value, TensorShape):  # converts as the list of its dimensions
+        value = list(value)
     if isinstance(value, (list, tuple)):
         if not value:
             return float32
         kinds = [infer_dtype(v) for v in value]
-        for candidate in (string, float32, int64, int32, bool_):
+        if complex128 in kinds and kinds[0] is not complex128:  # TensorFlow never widens to complex
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+        for candidate in (string, complex128, float32, int64, int32, bool_):
             if candidate in kinds:
                 if candidate is string and len(set(kinds)) > 1:
                     raise TypeError(f"Cannot mix strings and numbers in one tensor: {value!r}")
@@ -147,4 +187,11 @@ def as_array(value, dtype: DType) -> np.ndarray:
             out[()] = to_bytes(arr[()])
             return out
         return np.vectorize(to_bytes, otypes=[object])(arr)
-    return np.asarray(value, dtype=dtype.numpy_dtype)
+    if isinstance(value, TensorShape):
+        value = list(value)
+    try:
+        return np.asarray(value, dtype=dtype.numpy_dtype)
+    except ValueError:
+        if isinstance(value, (list, tuple)):
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+        raise

@@ -43,5 +43,9 @@ class OutOfRangeError(OpError):
     """An iterator or queue has no more elements (``tf.errors.OutOfRangeError``)."""
 
 
+class DataLossError(OpError):
+    """Unrecoverable data loss or corruption (``tf.errors.DataLossError``)."""
+
+
 class GraphFormatError(GraphError, ValueError):
     """A saved graph file is malformed, truncated or from an unknown producer."""

@@ -58,8 +58,12 @@ class TensorProto(_Text):
     double_val: list = field(default_factory=list)
     int_val: list = field(default_factory=list)
     string_val: list = field(default_factory=list)
+    scomplex_val: list = field(default_factory=list)
     int64_val: list = field(default_factory=list)
     bool_val: list = field(default_factory=list)
+    dcomplex_val: list = field(default_factory=list)
+    uint32_val: list = field(default_factory=list)
+    uint64_val: list = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,7 +345,9 @@ def _shape_proto(shape: TensorShape) -> TensorShapeProto:
 
 _VALUE_FIELDS = {"float16": "half_val", "float32": "float_val", "float64": "double_val",
                  "int8": "int_val", "int16": "int_val", "int32": "int_val", "uint8": "int_val",
-                 "int64": "int64_val", "bool": "bool_val", "string": "string_val"}
+                 "int64": "int64_val", "bool": "bool_val", "string": "string_val",
+                 "uint16": "int_val", "uint32": "uint32_val", "uint64": "uint64_val",
+                 "complex64": "scomplex_val", "complex128": "dcomplex_val"}
 
 
 def tensor_proto(value: np.ndarray) -> TensorProto:
@@ -362,8 +368,10 @@ def tensor_proto(value: np.ndarray) -> TensorProto:
         return TensorProto(dtype, shape, half_val=[int(v) for v in flat.view(np.uint16)])
     if field_name == "bool_val":
         return TensorProto(dtype, shape, bool_val=[bool(v) for v in flat])
-    if field_name in ("int_val", "int64_val"):
+    if field_name in ("int_val", "int64_val", "uint32_val", "uint64_val"):
         return TensorProto(dtype, shape, **{field_name: [int(v) for v in flat]})
+    if field_name in ("scomplex_val", "dcomplex_val"):  # real and imaginary parts, interleaved
+        return TensorProto(dtype, shape, **{field_name: list(flat.view(flat.real.dtype))})
     return TensorProto(dtype, shape, **{field_name: list(flat)})
 
 

@@ -177,7 +177,7 @@ class _Writer:
             entry["dtype"] = "string"
             if lengths is not None:
                 entry["lengths"] = self.write(lengths)
-        elif arr.dtype.kind in "biuf":
+        elif arr.dtype.kind in "biufc":
             data = arr
             entry["dtype"] = arr.dtype.str
         else:

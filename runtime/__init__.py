@@ -5,7 +5,8 @@ a graph is being built. Never imports ``autograph``.
 """
 import graph as _graph  # noqa: F401  (registers the op library)
 from graph.dtypes import (DType, as_dtype, bool_ as bool, float16, float32, float64,  # noqa: F401
-                          int8, int16, int32, int64, string, uint8)
+                          int8, int16, int32, int64, string, uint8, uint16, uint32, uint64,
+                          complex64, complex128)
 from graph.shapes import TensorShape  # noqa: F401
 from runtime import errors, nest  # noqa: F401
 from runtime.context import executing_eagerly, init_scope  # noqa: F401
@@ -29,11 +30,12 @@ from runtime.ops.array_ops import (argsort, boolean_mask, broadcast_dynamic_shap
                                    identity_n, linspace, meshgrid, one_hot, ones, ones_like, pad,
                                    range, rank, repeat, reshape, reverse, reverse_sequence, roll,
                                    scatter_nd, searchsorted, sequence_mask, shape, size, slice,
-                                   sort, split, squeeze, stack, stack_nested, strided_slice,
+                                   sort, split, squeeze, stack, stack_nested,
                                    tensor_scatter_nd_add, tensor_scatter_nd_max,
                                    tensor_scatter_nd_min, tensor_scatter_nd_sub,
                                    tensor_scatter_nd_update, tile, transpose, unique,
                                    unique_with_counts, unstack, zeros, zeros_like)
+from runtime.ops.array_ops import masked_strided_slice as strided_slice  # noqa: F401
 from runtime.tensor_spec import TensorSpec  # noqa: F401
 from runtime.tensor_array import TensorArray  # noqa: F401
 from runtime import data  # noqa: F401
@@ -48,10 +50,11 @@ from runtime.gradients import GradientTape, UnconnectedGradients, stop_gradient 
 from runtime.gradients.custom_gradient import custom_gradient, recompute_grad  # noqa: F401
 from runtime import autodiff  # noqa: F401
 from runtime import keras, optimizers  # noqa: F401
-from runtime import io, linalg, nn, saved_model, train  # noqa: F401
+from runtime import image, io, linalg, nn, saved_model, train  # noqa: F401
 # The top-level aliases (tf.einsum, tf.cumsum, tf.map_fn, tf.device...): each module's __all__.
 from runtime.ops.nn_ops import *  # noqa: F401,F403,E402
 from runtime.ops.linalg_ops import *  # noqa: F401,F403,E402
+from runtime.ops.complex_ops import *  # noqa: F401,F403,E402
 from runtime.ops.special_ops import *  # noqa: F401,F403,E402
 from runtime.ops.functional_ops import *  # noqa: F401,F403,E402
 from runtime.device import *  # noqa: F401,F403,E402
@@ -63,3 +66,4 @@ from runtime.sparse import SparseTensor, SparseTensorSpec  # noqa: F401
 from runtime.tensor_spec import TypeSpec  # noqa: F401
 from runtime.composite import CompositeTensor, dispatch_api as _dispatch_api  # noqa: F401
 _dispatch_api(globals())  # tf.add, tf.reduce_sum... on RaggedTensor / SparseTensor arguments
+from runtime import experimental  # noqa: F401,E402  (tf.experimental.ExtensionType...)

@@ -64,7 +64,7 @@ class ConcreteFunction:
         self._flat_inputs = flat_inputs
         self._variables_created = variables_created
         self._function = function
-        self._run = self._recordable(self._make_runner())
+        self._run = self._make_runner()
 
     # -- running ------------------------------------------------------------------------------
     def _recordable(self, run):
@@ -79,9 +79,19 @@ class ConcreteFunction:
         plan = self._plan
         structure = self.structured_outputs
         dtypes = [o.dtype for o in self.graph.outputs]
-        if isinstance(structure, SymbolicTensor):
+        if isinstance(structure, SymbolicTensor):  # the common case in one frame
             dtype = dtypes[0]
-            return lambda feeds: EagerTensor(plan(*feeds)[0], dtype)
+
+            def run_one(feeds):
+                if CALL_RECORDERS:
+                    return CALL_RECORDERS[-1](self, feeds, run_plain)
+                return EagerTensor(plan(*feeds)[0], dtype)
+            run_plain = lambda feeds: EagerTensor(plan(*feeds)[0], dtype)  # noqa: E731
+            return run_one
+        return self._recordable(self._make_structured_runner(plan, structure, dtypes))
+
+    @staticmethod
+    def _make_structured_runner(plan, structure, dtypes):
         if structure is None:
             def run_none(feeds):
                 plan(*feeds)
@@ -103,11 +113,14 @@ class ConcreteFunction:
             raise NotImplementedError(
                 f"Calling ConcreteFunction {self._name} while another function is being traced "
                 "is not supported; call the tf.function itself (it inlines into the graph).")
+        return self._run(self._flat_feeds_for(args, kwargs))
+
+    def _flat_feeds_for(self, args, kwargs) -> list:
+        """The plan's feeds for a call with these arguments (what ``__call__`` runs with)."""
         try:
-            feeds = self._flat_feeds(args, kwargs)
+            return self._flat_feeds(args, kwargs)
         except TypeError:
-            feeds = self._structured_feeds(args, kwargs)
-        return self._run(feeds)
+            return self._structured_feeds(args, kwargs)
 
     def _flat_feeds(self, args, kwargs) -> list:
         params = self._flat_inputs
@@ -251,6 +264,14 @@ class ConcreteFunction:
     @property
     def function_spec(self) -> FunctionSpec:
         return self._spec
+
+    @property
+    def function_type(self):
+        """The parameters with their trace types and the output type (TensorFlow's
+        ``FunctionType``, an ``inspect.Signature``)."""
+        from runtime.function_type import function_type
+        return function_type(self._spec, self._arg_names, self._arg_specs, self._kwarg_specs,
+                             self.structured_outputs)
 
     def _summary(self, default_values: bool = False) -> str:
         return signature_summary(self._name, self._arg_names, self._arg_specs,

@@ -7,6 +7,8 @@ effect at once, for Functions created before and after it is set.
 """
 from __future__ import annotations
 
+import functools
+
 
 class _Flags:
     __slots__ = ("run_eagerly",)
@@ -74,8 +76,25 @@ def _matches(device: PhysicalDevice | LogicalDevice, device_type) -> bool:
 
 
 def list_physical_devices(device_type=None) -> list:
-    """``[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]`` (or [])."""
-    return [d for d in (_CPU,) if _matches(d, device_type)]
+    """``[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]`` (or []), and
+    the GPUs JAX sees (where ``jit_compile=True`` functions run)."""
+    return [d for d in (_CPU, *_jax_gpus()) if _matches(d, device_type)]
+
+
+@functools.lru_cache(maxsize=None)
+def _jax_gpus() -> tuple:
+    """GPUs JAX sees; () without JAX or without a GPU plugin for it (then JAX is not
+    imported: the default path never imports it)."""
+    import importlib.util
+    if importlib.util.find_spec("jax") is None or importlib.util.find_spec("jax_plugins") is None:
+        return ()
+    import jax
+    try:
+        n = len(jax.devices("gpu"))
+    except RuntimeError:
+        return ()
+    return tuple(PhysicalDevice(name=f"/physical_device:GPU:{i}", device_type="GPU")
+                 for i in range(n))
 
 
 def list_logical_devices(device_type=None) -> list:

@@ -9,6 +9,8 @@ off, so the hook costs one truthiness test per op.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from graph.dtypes import as_dtype
@@ -92,14 +94,45 @@ class _NumericCheck:
                    name="CheckNumerics")
 
 
+# The per-op hooks that are on; ``NUMERIC_CHECKS`` (what apply_op calls) holds one callable
+# running them all, or nothing when none is on.
+_HOOKS: dict = {}
+
+
+def _install(key: str, hook) -> None:
+    if hook is None:
+        _HOOKS.pop(key, None)
+    else:
+        _HOOKS.setdefault(key, hook)
+    hooks = list(_HOOKS.values())
+    NUMERIC_CHECKS.clear()
+    if len(hooks) == 1:
+        NUMERIC_CHECKS.append(hooks[0])
+    elif hooks:
+        def run_all(op, result):
+            for h in hooks:
+                h(op, result)
+        NUMERIC_CHECKS.append(run_all)
+
+
 def enable_check_numerics(stack_height_limit=30, path_length_limit=50) -> None:
     """Every later op producing NaN or Inf raises, naming the op and its line."""
-    if not NUMERIC_CHECKS:
-        NUMERIC_CHECKS.append(_NumericCheck())
+    _install("numerics", _NumericCheck())
 
 
 def disable_check_numerics() -> None:
-    NUMERIC_CHECKS.clear()
+    _install("numerics", None)
+
+
+def _log_placement(op: str, result) -> None:
+    if isinstance(result, EagerTensor) or (isinstance(result, tuple) and result
+                                           and isinstance(result[0], EagerTensor)):
+        print(f"{op}: ({op}): /job:localhost/replica:0/task:0/device:CPU:0", file=sys.stderr)
+
+
+def set_log_device_placement(enabled: bool) -> None:
+    """Logs (to stderr) the device of each op run eagerly from now on: always the CPU."""
+    _install("placement", _log_placement if enabled else None)
 
 
 # -- static and dtype assertions -------------------------------------------------------------

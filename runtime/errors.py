@@ -1,7 +1,7 @@
 """Errors raised by the runtime, under TensorFlow's names (``tf.errors.*``)."""
 from graph.errors import (FailedPreconditionError, GraphError, GraphFormatError,  # noqa: F401
                           InvalidArgumentError, NotFoundError, OpError, UnimplementedError)
-from graph.errors import OutOfRangeError  # noqa: F401
+from graph.errors import DataLossError, OutOfRangeError  # noqa: F401
 
 
 class OperatorNotAllowedInGraphError(TypeError, GraphError):

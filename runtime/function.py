@@ -240,7 +240,7 @@ class Function:
         self._converted = None
         self._input_signature = check_input_signature(input_signature)
         self._reduce_retracing = bool(reduce_retracing)
-        self._jit_compile = jit_compile  # accepted for compatibility; there is no XLA here
+        self._jit_compile = bool(jit_compile)  # compile each trace with XLA (graph/xla)
         self._optimize = bool(optimize)   # run graph.passes.optimize before compiling
         self._spec_cache: FunctionSpec | None = None
         self._cache: dict = {}        # key -> ConcreteFunction (traced keys and memoized hits)
@@ -333,12 +333,12 @@ class Function:
         self._detector.calls += 1
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
-        spec = self._spec
+        spec = self._spec_cache or self._spec  # (the property only on the first call)
         extra = None
         if kwargs or len(args) != spec.n_positional:
             args, extra = spec.bind(args, kwargs, self._name)
         feeds: list = []
-        key = tuple([tt.make_key(a, feeds) for a in args])
+        key = tt.call_key(args, feeds)
         if extra:
             key += (tt.make_key(extra, feeds),)
         concrete = self._cache.get(key)
@@ -576,7 +576,7 @@ class Function:
         # The traced graph stays as the user wrote it (``concrete.graph``, what gradients
         # replay and guides print); an optimized private copy is what runs.
         run_graph = optimize_graph(graph) if self._optimize else graph
-        plan = compile_graph(run_graph)
+        plan = compile_graph(run_graph, backend="xla" if self._jit_compile else "codegen")
         arg_specs = tuple(builder.signature_of(a, k, n) for a, k, n in zip(args, key, arg_names))
         kwarg_specs = {}
         if extra:
@@ -616,6 +616,20 @@ class Function:
         if concrete is None:
             concrete = self._find_or_trace(key, args, extra, "get_concrete_function")
         return concrete
+
+    def experimental_get_compiler_ir(self, *args, **kwargs):
+        """TensorFlow's API: ``f.experimental_get_compiler_ir(x)(stage='hlo')`` is the text of
+        the XLA program for these arguments ('hlo', 'stablehlo' or 'optimized_hlo'); the
+        trace is compiled with XLA for it even when the Function does not use jit_compile."""
+        concrete = self.get_concrete_function(*args, **kwargs)
+        feeds = concrete._flat_feeds_for(args, kwargs)
+
+        def compiler_ir(stage: str = "hlo", device_name=None, platform_name=None):
+            plan = concrete._plan
+            if not hasattr(plan, "compiler_ir"):
+                plan = compile_graph(concrete.optimized_graph, backend="xla")
+            return plan.compiler_ir(feeds, stage)
+        return compiler_ir
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
         """Every trace's signature, as the guides print them."""

@@ -20,6 +20,7 @@ from runtime.ops.special_ops import (acos, acosh, asin, asinh, atan, atan2,  # n
                                      unsorted_segment_max, unsorted_segment_mean,
                                      unsorted_segment_min, unsorted_segment_prod,
                                      unsorted_segment_sum, xdivy, xlog1py, xlogy)
+from runtime.ops.complex_ops import angle, conj, imag, real  # noqa: F401
 # tf.math.softplus and friends are TensorFlow's tf.nn functions under a second name.
 from runtime.ops.nn_ops import (in_top_k, l2_normalize, log_softmax, softmax,  # noqa: F401
                                 softplus, softsign, top_k, zero_fraction)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from runtime.name_scope import name_scope
 from runtime.trace_type import is_variable
 
 
@@ -40,8 +41,9 @@ class Module:
         return self.__dict__.get("_name") or _camel_to_snake(type(self).__name__)
 
     @property
-    def name_scope(self) -> str:
-        return self.name + "/"
+    def name_scope(self):
+        """A ``tf.name_scope`` re-entering this module's absolute scope (``with m.name_scope:``)."""
+        return name_scope(self.name + "/")
 
     @property
     def variables(self) -> tuple:

@@ -10,3 +10,5 @@ from runtime.ops.nn_ops import (  # noqa: F401
     softplus, softsign, space_to_depth, sparse_softmax_cross_entropy_with_logits,
     sufficient_statistics, swish, tanh, top_k, weighted_cross_entropy_with_logits,
     weighted_moments, zero_fraction)
+from runtime.composite import dispatch_api as _dispatch_api  # noqa: E402
+_dispatch_api(globals())  # RaggedTensor / SparseTensor arguments (runtime/composite.py)

@@ -1,10 +1,11 @@
 """``tf.random``: samples, ``set_seed``, stateless samples and ``Generator``.
 
-A ``Generator`` keeps its state in an int64 Variable of shape [3]
-(``[counter, 0, key]``, the layout of TensorFlow's Philox state). Each draw
-reads the state, samples a stateless op seeded with ``[key, counter]`` and
-adds one to the counter: draws are deterministic given the state, continue
-across calls and tf.function runs, and a state written back repeats them.
+A ``Generator`` keeps its state in an int64 Variable of shape [3]: TensorFlow's
+Philox state ``[counter_lo, counter_hi, key]`` (``from_seed(s)`` is ``[s, 0, 0]``).
+As TensorFlow's ``Generator`` does, each draw reads the state, moves the counter on
+by 256 per value drawn, and samples a stateless op at the key and counter read: the
+values equal TensorFlow's, continue across calls and tf.function runs, and a state
+written back repeats them.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from runtime.ops.random_ops import (categorical, gamma, get_seed, normal, poisso
                                     stateless_gamma, stateless_normal, stateless_poisson,
                                     stateless_truncated_normal, stateless_uniform,
                                     truncated_normal, uniform)
+from runtime.ops.random_ops import PhiloxState
+from runtime.tensor import Tensor
 from runtime.variables import Variable
 
 stateless_random_binomial = stateless_binomial
@@ -30,7 +33,7 @@ stateless_random_poisson = stateless_poisson
 random_gamma = gamma
 random_poisson = poisson
 
-_STEP = np.array([1, 0, 0], dtype=np.int64)
+_SKIP_PER_VALUE = 256  # TensorFlow's counter increment per value drawn
 _PHILOX = 1  # tf.random.Algorithm.PHILOX.value: the algorithm TF reports
 
 
@@ -43,16 +46,25 @@ class Generator:
         if state is None:
             raise ValueError("Generator needs `copy_from` or `state`; use Generator.from_seed "
                              "or Generator.from_non_deterministic_state")
-        state = np.asarray(convert_to_tensor(state, dtype=dtypes.int64), dtype=np.int64)
+        self._alg = _PHILOX if alg is None else alg
+        if isinstance(state, Variable):  # used as it is: both generators then share it, as in TF
+            if state.dtype != dtypes.int64 or tuple(state.shape) != (3,):
+                raise ValueError(f"The state of a Generator must be an int64 Variable of shape "
+                                 f"[3], got {state.dtype.name} {state.shape}")
+            self._state_var = state
+            return
+        if isinstance(state, Tensor):
+            state = convert_to_tensor(state, dtype=dtypes.int64).numpy()
+        # a Python state stays numpy: a Generator made while tracing gets a concrete start state
+        state = np.asarray(state, dtype=np.int64)
         if state.shape != (3,):
             raise ValueError(f"The state of a Generator must have shape [3], got {state.shape}")
-        self._alg = _PHILOX if alg is None else alg
         self._state_var = Variable(state, trainable=False, name="StateVar")
 
     @classmethod
     def from_seed(cls, seed, alg=None) -> "Generator":
-        """A generator whose draws depend on ``seed`` only."""
-        return cls(state=[0, 0, int(seed)], alg=alg)
+        """A generator whose draws depend on ``seed`` only (state ``[seed, 0, 0]``, as TF's)."""
+        return cls(state=_state_from_seed(seed), alg=alg)
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None) -> "Generator":
@@ -84,24 +96,31 @@ class Generator:
         self._state_var.assign(convert_to_tensor(state, dtype=dtypes.int64))
 
     def reset_from_seed(self, seed) -> None:
-        self.reset([0, 0, int(seed)])
+        self.reset(_state_from_seed(seed))
 
     def skip(self, delta) -> None:
-        """Advances the counter as ``delta`` draws would."""
-        self._state_var.assign_add(convert_to_tensor(_STEP * int(delta)))
+        """Advances the counter as drawing ``delta`` values would."""
+        self._skip(convert_to_tensor(delta, dtype=dtypes.int64))
 
-    def _next_seed(self):
-        """The seed ``[key, counter]`` of this draw; the counter moves on."""
-        seed = array_ops.gather(self._state_var.value(), [2, 0])
-        self._state_var.assign_add(convert_to_tensor(_STEP))
-        return seed
+    def _skip(self, count) -> Tensor:
+        """The state before moving the counter on by ``count`` values (TF's RngReadAndSkip)."""
+        before = self._state_var.value()
+        step = math_ops.multiply(math_ops.cast(count, dtypes.int64), _SKIP_PER_VALUE)
+        self._state_var.assign_add(array_ops.stack([step, array_ops.zeros_like(step),
+                                                    array_ops.zeros_like(step)]))
+        return before
+
+    def _next_seed(self, shape):
+        """Where a draw of ``shape`` samples: the state read as the counter moves past it."""
+        count = math_ops.reduce_prod(convert_to_tensor(shape, dtype_hint=dtypes.int32))
+        return PhiloxState(self._skip(count))
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-        return stateless_normal(shape, self._next_seed(), mean, stddev, dtype,
+        return stateless_normal(shape, self._next_seed(shape), mean, stddev, dtype,
                                 name=name or "stateful_normal")
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-        return stateless_truncated_normal(shape, self._next_seed(), mean, stddev, dtype,
+        return stateless_truncated_normal(shape, self._next_seed(shape), mean, stddev, dtype,
                                           name=name or "stateful_truncated_normal")
 
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
@@ -111,30 +130,40 @@ class Generator:
         if dtype.is_integer and (minval is None) != (maxval is None):
             raise ValueError(f"For integer dtype {dtype!r}, minval and maxval must be both "
                              f"`None` or both non-`None`; got minval={minval} and maxval={maxval}")
-        return stateless_uniform(shape, self._next_seed(), minval, maxval, dtype,
+        return stateless_uniform(shape, self._next_seed(shape), minval, maxval, dtype,
                                  name=name or "stateful_uniform")
 
     def uniform_full_int(self, shape, dtype=dtypes.int64, name=None):
         """Integers over the whole range of ``dtype`` (TF defaults to uint64, absent here)."""
-        return stateless_uniform(shape, self._next_seed(), None, None, dtype,
+        return stateless_uniform(shape, self._next_seed(shape), None, None, dtype,
                                  name=name or "stateful_uniform_full_int")
 
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
-        return stateless_binomial(shape, self._next_seed(), counts, probs, dtype,
+        """Binomial samples (numpy's sampler at a seed this generator makes: the values are
+        not TensorFlow's, whose stateful binomial kernel this does not reproduce)."""
+        return stateless_binomial(shape, self.make_seeds(1)[:, 0], counts, probs, dtype,
                                   name=name or "stateful_binomial")
 
     def make_seeds(self, count: int = 1):
-        """``count`` seeds for stateless ops: an int64 tensor of shape [2, count]."""
-        return self.uniform_full_int([2, count], dtype=dtypes.int64, name="make_seeds")
+        """``count`` seeds for stateless ops: an int64 tensor of shape [2, count] (new keys
+        over zeros: a stateless op scrambles both halves together)."""
+        keys = self.uniform_full_int([count], dtype=dtypes.int64, name="make_seeds")
+        return array_ops.stack([keys, array_ops.zeros_like(keys)])
 
     def split(self, count: int = 1) -> list:
-        """``count`` new generators, independent of this one and of each other; this one advances."""
-        seeds = np.asarray(self.make_seeds(count))
-        return [Generator(state=[seeds[1, i], 0, seeds[0, i]], alg=self._alg)
-                for i in range(count)]
+        """``count`` new generators with new keys and zero counters; this one advances."""
+        keys = np.asarray(self.uniform_full_int([count], dtype=dtypes.int64))
+        return [Generator(state=[0, 0, keys[i]], alg=self._alg) for i in range(count)]
 
     def __repr__(self) -> str:
         return f"<tf.random.Generator state={np.asarray(self._state_var.numpy()).tolist()}>"
+
+
+def _state_from_seed(seed) -> list:
+    """TensorFlow's ``create_rng_state`` for Philox: the seed's 64-bit words, zero-padded."""
+    seed = int(np.asarray(seed)) if not isinstance(seed, int) else seed
+    words = [(seed >> (64 * i)) & 0xFFFFFFFFFFFFFFFF for i in range(3)]
+    return [w - (1 << 64) if w >= 1 << 63 else w for w in words]
 
 
 class _GlobalGenerator:
@@ -166,11 +195,11 @@ def split(seed, num: int = 2, alg="auto_select"):
 
 
 def fold_in(seed, data, alg="auto_select"):
-    """``tf.random.fold_in``: a new seed from ``seed`` and an integer ``data``."""
+    """``tf.random.fold_in``: ``[a new number from seed, data]`` (TensorFlow's construction)."""
     seed = convert_to_tensor(seed, name="seed")
     data = math_ops.cast(convert_to_tensor(data, name="data"), seed.dtype)
-    mixed = math_ops.add(seed, array_ops.stack([array_ops.zeros_like(data), data]))
-    return stateless_uniform([2], mixed, None, None, seed.dtype, name="fold_in")
+    fresh = stateless_uniform([], seed, None, None, seed.dtype, name="fold_in")
+    return array_ops.stack([fresh, data])
 
 
 experimental = SimpleNamespace(Generator=Generator, get_global_generator=get_global_generator,

@@ -4,3 +4,5 @@ from runtime.ops.string_ops import (as_string, bytes_split, format, join, length
                                     strip, substr, to_hash_bucket, to_hash_bucket_fast,
                                     to_hash_bucket_strong, to_number, unicode_decode,
                                     unicode_encode, unicode_split, upper)
+from runtime.composite import dispatch_api as _dispatch_api  # noqa: E402
+_dispatch_api(globals())  # RaggedTensor / SparseTensor arguments (runtime/composite.py)

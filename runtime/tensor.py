@@ -120,6 +120,10 @@ class EagerTensor(Tensor):
         return (f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, "
                 f"numpy={_numpy_text(self, is_repr=True)}>")
 
+    def __format__(self, format_spec: str) -> str:
+        # TensorFlow formats the numpy value: f"{loss:2.5f}", and f"{t}" is str(t.numpy())
+        return format(self.numpy(), format_spec)
+
 
 def _numpy_text(tensor: EagerTensor, is_repr: bool = False) -> str:
     value = tensor.numpy()

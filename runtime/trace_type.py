@@ -162,6 +162,20 @@ def make_key(value, feeds: list):
     return _make_key_slow(value, feeds)
 
 
+def call_key(args, feeds: list) -> tuple:
+    """The trace key of a call's positional ``args`` (``make_key`` of each, in one loop:
+    the cache-hit path of a Function, where eager tensors are the common argument)."""
+    key = []
+    for a in args:
+        if a.__class__ is EagerTensor:
+            v = a._value
+            feeds.append(v)
+            key.append((TENSOR, a._dtype.name, getattr(v, "shape", ())))
+        else:
+            key.append(make_key(a, feeds))
+    return tuple(key)
+
+
 def _make_key_slow(value, feeds: list):
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         dtype = infer_dtype(value)

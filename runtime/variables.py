@@ -14,6 +14,7 @@ import numpy as np
 
 from graph import dtypes, resources
 from graph.dtypes import as_dtype
+from graph.errors import InvalidArgumentError
 from graph.shapes import TensorShape, as_shape
 from graph.registry import get_op
 from runtime import context
@@ -33,6 +34,10 @@ class Variable:
     """A mutable tensor-like value (``tf.Variable``)."""
 
     __array_priority__ = 100  # numpy defers ``ndarray + Variable`` to our operators
+
+    def __new__(cls, *args, **kwargs):
+        # ``tf.Variable(...)`` makes a ResourceVariable, as TensorFlow's metaclass does.
+        return super().__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value=None, trainable: bool = True, name: str | None = None,
                  dtype=None, shape=None):
@@ -82,6 +87,11 @@ class Variable:
 
     def get_shape(self) -> TensorShape:
         return self._shape
+
+    @property
+    def device(self) -> str:
+        """Where the state lives: the one CPU, named as TensorFlow names it."""
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     @property
     def _unique_id(self) -> int:
@@ -171,29 +181,35 @@ class Variable:
                 f"{self._dtype.name} at {current_origin()}; convert it with "
                 f"tf.cast(value, tf.{self._dtype.name}).")
         if not self._shape.is_compatible_with(t.shape):
-            raise ValueError(
-                f"Cannot {what} a value of shape {t.shape} to {self._name} of shape "
-                f"{self._shape} at {current_origin()}: the shapes are incompatible. Create the "
-                "variable with shape=tf.TensorShape(None) to allow any shape.")
+            if what == "assign":  # TensorFlow's messages, word for word
+                raise ValueError(
+                    f"Cannot assign value to variable ' {self._name}': Shape mismatch.The "
+                    f"variable shape {self._shape}, and the assigned value shape {t.shape} are "
+                    "incompatible.")
+            raise InvalidArgumentError(
+                message=f"Cannot update variable with shape {list(self._shape.as_tuple())} "
+                        f"using a Tensor with shape {list(t.shape.as_tuple())}, shapes must be "
+                        "equal.")
         return t
 
-    def _write(self, op: str, value, what: str):
+    def _write(self, op: str, value, what: str, read_value: bool):
         t = self._converted(value, what)
         if context.current_graph() is None:
             apply_op(op, [t], attrs=self._attrs())
-            return self
+            return _UnreadVariable(self) if read_value else None
         apply_op(op, [t], attrs=self._attrs(), name=op)
         return self._as_tensor()
 
     def assign(self, value, use_locking=None, name=None, read_value: bool = True):
-        """Sets the value; eagerly returns the variable, in a graph the new value."""
-        return self._write("AssignVariableOp", value, "assign")
+        """Sets the value; eagerly returns an ``UnreadVariable`` view of this variable (None
+        when ``read_value=False``), in a graph the new value."""
+        return self._write("AssignVariableOp", value, "assign", read_value)
 
     def assign_add(self, delta, use_locking=None, name=None, read_value: bool = True):
-        return self._write("AssignAddVariableOp", delta, "assign_add")
+        return self._write("AssignAddVariableOp", delta, "assign_add", read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value: bool = True):
-        return self._write("AssignSubVariableOp", delta, "assign_sub")
+        return self._write("AssignSubVariableOp", delta, "assign_sub", read_value)
 
     # -- printing ----------------------------------------------------------
     def __repr__(self) -> str:
@@ -203,6 +219,22 @@ class Variable:
         return head + ">"
 
     __str__ = __repr__
+
+
+class ResourceVariable(Variable):
+    """The class of what ``tf.Variable(...)`` makes (TensorFlow's name for it)."""
+
+
+class _UnreadVariable(ResourceVariable):
+    """What an eager ``assign*`` returns: the same state under the name ``UnreadVariable``
+    (reads see the variable's current value; writes change the variable)."""
+
+    def __new__(cls, variable):
+        return object.__new__(cls)
+
+    def __init__(self, variable):
+        self.__dict__.update(variable.__dict__)
+        self._name = "UnreadVariable"
 
 
 def _lift_initial_value(t: SymbolicTensor) -> EagerTensor:

@@ -22,8 +22,7 @@ PLAIN_BUILTINS = frozenset(
     ["print", "repr", "str", "hasattr", "getattr", "setattr", "delattr", "id", "type",
      "callable", "iter", "next", "list", "tuple", "dict", "set", "frozenset", "sorted",
      "reversed", "divmod", "round", "hash", "vars", "dir", "format", "chr", "ord", "bytes",
-     "object", "super", "isinstance", "issubclass", "min", "max", "sum", "any", "all", "map",
-     "filter", "bool", "slice", "property", "staticmethod", "classmethod", "open", "globals",
+     "object", "super", "isinstance", "issubclass", "min", "max", "sum", "any", "all", "bool", "slice", "property", "staticmethod", "classmethod", "open", "globals",
      "locals", "eval", "exec", "complex", "bytearray", "memoryview", "pow", "ascii", "bin",
      "hex", "oct", "input"]
     + [n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)])

@@ -37,6 +37,17 @@ def _symbolic(value):
     return None
 
 
+def _check_condition(cond: SymbolicTensor, statement: str) -> SymbolicTensor:
+    """A staged ``if``/``while`` needs a scalar bool: TensorFlow's ValueError, at the
+    statement, for another dtype or shape (``if x:`` on an int tensor is ambiguous)."""
+    if not cond.dtype.is_bool or cond.shape.rank not in (None, 0):
+        raise ValueError(
+            f"condition of {statement} expected to be `tf.bool` scalar, got {cond!r} (at "
+            f"{current_origin()}); compare it explicitly (for example `x > 0` or "
+            "`tf.reduce_any(x)`).")
+    return cond
+
+
 def _flat_names(names, values) -> list[str]:
     out = []
     for name, value in zip(names, values):
@@ -87,7 +98,7 @@ def if_stmt(cond, body, orelse=None, get_state=None, set_state=None, symbol_name
     if inside_with:
         check_inside_with("if", inside_with)
     with _kept_on_error(get_state, set_state):
-        _staged_if(_symbolic(cond), body, orelse, get_state, set_state, tuple(symbol_names),
+        _staged_if(_check_condition(_symbolic(cond), "if statement"), body, orelse, get_state, set_state, tuple(symbol_names),
                    len(symbol_names) if nouts is None else nouts, lists)
 
 
@@ -373,6 +384,7 @@ def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts
             _note_inside_try("while")
         if inside_with:
             check_inside_with("while", inside_with)
+        _check_condition(_symbolic(cond), "while loop")
         with _kept_on_error(get_state, set_state):
             convert_state(get_state, set_state, symbol_names, lists)
             _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
@@ -398,7 +410,9 @@ def _staged_while(test, body, get_state, set_state, names, opts):
 
     def cond_fn(*vals):
         state.set_inside(vals)
-        return test()
+        cond = test()
+        symbolic = _symbolic(cond)
+        return cond if symbolic is None else _check_condition(symbolic, "while loop")
 
     def body_fn(*vals):
         state.set_inside(vals)
@@ -528,6 +542,9 @@ def _staged_range_for(start, limit, delta, extra_test, body, get_state, set_stat
     state = _LoopState(get_state, set_state, names, "for")
     start = runtime.convert_to_tensor(start, dtype_hint="int32")
     limit = runtime.convert_to_tensor(limit, dtype_hint=start.dtype)
+    known = delta.value if isinstance(delta, Tensor) else None
+    if known is not None and np.ndim(known) == 0 and np.asarray(known).dtype.kind in "iu":
+        delta = int(known)  # tf.range(1, n + 1): a constant step compares, never multiplies
     if isinstance(delta, (int, np.integer)) and not isinstance(delta, bool):
         step = int(delta)
         if step == 0:

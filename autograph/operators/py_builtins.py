@@ -1,8 +1,10 @@
 """Tensor-aware versions of Python builtins that converted code calls.
 
-``converted`` routes ``range``, ``len``, ``enumerate``, ``zip``,
-``int``, ``float`` and ``abs`` here. Python arguments keep Python's
-behaviour exactly; symbolic tensors get what TensorFlow gives them.
+``converted`` routes ``range``, ``len``, ``enumerate``, ``zip``, ``map``,
+``filter``, ``int``, ``float`` and ``abs`` here. Python arguments keep Python's
+behaviour exactly; symbolic tensors get what TensorFlow gives them; datasets
+become dataset transformations (``enumerate(ds)`` is ``ds.enumerate()``), as in
+TensorFlow -- Python's iteration of a dataset inside a graph would never end.
 """
 from __future__ import annotations
 
@@ -47,6 +49,8 @@ _PY_RANGE = builtins.range
 _PY_LEN = builtins.len
 _PY_ENUMERATE = builtins.enumerate
 _PY_ZIP = builtins.zip
+_PY_MAP = builtins.map
+_PY_FILTER = builtins.filter
 _PY_INT = builtins.int
 _PY_FLOAT = builtins.float
 _PY_ABS = builtins.abs
@@ -90,7 +94,13 @@ def len_(value):
     return _PY_LEN(value)
 
 
+def _is_dataset(value) -> bool:
+    return isinstance(value, runtime.data.Dataset)
+
+
 def enumerate_(iterable, start=0):
+    if _is_dataset(iterable):
+        return iterable.enumerate(start)
     source = indexed_source(iterable)
     if source is None:
         return _PY_ENUMERATE(iterable, start)
@@ -98,6 +108,8 @@ def enumerate_(iterable, start=0):
 
 
 def zip_(*iterables, **kwargs):
+    if iterables and not kwargs and all(_is_dataset(it) for it in iterables):
+        return runtime.data.Dataset.zip(iterables)
     sources = [indexed_source(it) for it in iterables]
     if all(s is None for s in sources):
         return _PY_ZIP(*iterables, **kwargs)
@@ -108,6 +120,20 @@ def zip_(*iterables, **kwargs):
     for s in sources[1:]:
         length = runtime.minimum(length, s.length)
     return IndexedSource(length, lambda i: tuple(s.element(i) for s in sources))
+
+
+def map_(fn, *iterables):
+    if len(iterables) == 1 and _is_dataset(iterables[0]):
+        return iterables[0].map(fn)
+    if iterables and all(_is_dataset(it) for it in iterables):
+        return runtime.data.Dataset.zip(iterables).map(fn)
+    return _PY_MAP(fn, *iterables)
+
+
+def filter_(fn, iterable):
+    if _is_dataset(iterable):
+        return iterable.filter(fn)
+    return _PY_FILTER(fn, iterable)
 
 
 def int_(x=0, base=None):
@@ -153,6 +179,8 @@ BUILTIN_OVERRIDES = {
     builtins.len: len_,
     builtins.enumerate: enumerate_,
     builtins.zip: zip_,
+    builtins.map: map_,
+    builtins.filter: filter_,
     builtins.int: int_,
     builtins.float: float_,
     builtins.abs: abs_,

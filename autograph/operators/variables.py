@@ -7,7 +7,6 @@ read of it into a clear error naming the variable and the line.
 """
 from __future__ import annotations
 
-from autograph.errors import UndefinedVariableError
 from runtime.origin import current_origin
 
 
@@ -27,13 +26,14 @@ class Undefined:
     def __repr__(self) -> str:
         return f"Undefined({self.symbol_name!r})"
 
-    def error(self) -> UndefinedVariableError:
+    def error(self) -> UnboundLocalError:
+        # Python's own type, exactly: native and converted code must raise the same type.
         origin = current_origin()
         where = f" at {origin}" if origin is not None else ""
         if self.reason is None:
-            return UndefinedVariableError(
+            return UnboundLocalError(
                 f"local variable '{self.symbol_name}' is used before assignment{where}.")
-        return UndefinedVariableError(
+        return UnboundLocalError(
             f"'{self.symbol_name}' is used{where}, but {self.reason}, so it has no value on "
             f"every path. Assign '{self.symbol_name}' before that statement (or on every "
             "branch) to give it a value on every path.")

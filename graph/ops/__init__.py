@@ -1,9 +1,9 @@
 """The op library: importing this package registers every op."""
-from graph.ops import core, math, control_flow  # noqa: F401
+from graph.ops import core, math, complex, control_flow  # noqa: F401
 from graph.ops import reduction, random, strings, logging  # noqa: F401
 from graph.ops import array, indexing, state  # noqa: F401
 from graph.ops import data, tensor_array  # noqa: F401
 from graph.ops import py_func  # noqa: F401
 from graph.ops import gradient_ops  # noqa: F401
 from graph.ops import ragged, sparse  # noqa: F401
-from graph.ops import nn, linalg, special, io  # noqa: F401
+from graph.ops import nn, linalg, special, io, image  # noqa: F401

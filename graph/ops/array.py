@@ -355,7 +355,7 @@ def _range_size(start, limit, delta) -> int:
 def _range_infer(inputs, attrs):
     expect_arity("Range", inputs, 3)
     dtype = same_dtype("Range", inputs)
-    if not dtype.is_numeric:
+    if not dtype.is_real:
         raise _error(f"Range does not support {dtype.name} (use an integer or float dtype)")
     for name, inp in zip(("start", "limit", "delta"), inputs):
         if inp.shape.rank not in (None, 0):

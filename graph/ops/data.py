@@ -34,8 +34,9 @@ import numpy as np
 
 from graph import dtypes, resources
 from graph.dtypes import as_array
-from graph.errors import InvalidArgumentError, OutOfRangeError
+from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, OutOfRangeError
 from graph.ir import TensorType
+from graph.ops.random import philox_blocks
 from graph.registry import register_op
 from graph.shapes import TensorShape, as_shape
 
@@ -97,6 +98,24 @@ class _Tensors(DatasetValue):
         return 1
 
 
+class _TextLines(DatasetValue):
+    """The lines of each file in turn, without their line endings (\\n or \\r\\n)."""
+    name = "TextLineDataset"
+
+    def __init__(self, filenames):
+        self.filenames = [bytes(f) for f in np.asarray(filenames, dtype=object).reshape(-1)]
+
+    def iterate(self):
+        for filename in self.filenames:
+            try:
+                with open(filename, "rb") as f:
+                    for line in f:
+                        yield (np.asarray(line.rstrip(b"\n").removesuffix(b"\r"), dtype=object),)
+            except OSError as e:
+                raise NotFoundError(message=f"{filename.decode(errors='replace')}; "
+                                            f"{e.strerror or 'No such file or directory'}") from e
+
+
 class _Range(DatasetValue):
     name = "RangeDataset"
 
@@ -116,16 +135,16 @@ class _Range(DatasetValue):
 
 
 class _Count(DatasetValue):
-    """start, start+1, ... without end (what ``enumerate`` zips with)."""
+    """start, start+step, ... without end (what ``enumerate`` zips with; ``Counter``)."""
 
     name = "RangeDataset"
 
-    def __init__(self, start):
-        self.start = int(start)
+    def __init__(self, start, step=np.int64(1)):
+        self.start, self.step, self.dtype = int(start), int(step), np.asarray(start).dtype
 
     def iterate(self):
-        for v in itertools.count(self.start):
-            yield (np.int64(v),)
+        for v in itertools.count(self.start, self.step):
+            yield (np.asarray(v, dtype=self.dtype),)
 
     def cardinality(self):
         return INFINITE
@@ -196,6 +215,189 @@ class _Map(DatasetValue):
         return self.source.cardinality()
 
 
+class _FlatMap(DatasetValue):
+    """The elements of the dataset ``fn`` makes of each element, one dataset after another."""
+    name = "FlatMapDataset"
+
+    def __init__(self, source, fn, captured):
+        self.source, self.fn, self.captured = source, fn, tuple(captured)
+
+    def iterate(self):
+        fn, captured = self.fn, self.captured
+        for element in self.source.iterate():
+            yield from as_object(fn(*element, *captured)[0]).iterate()
+
+
+class _Interleave(DatasetValue):
+    """TensorFlow's interleave: ``cycle_length`` inner datasets open at once, ``block_length``
+    elements from each in turn; a slot whose dataset ends is refilled when next visited."""
+    name = "InterleaveDataset"
+
+    def __init__(self, source, fn, captured, cycle_length, block_length):
+        self.source, self.fn, self.captured = source, fn, tuple(captured)
+        self.cycle, self.block = int(cycle_length), int(block_length)
+        if self.cycle <= 0 or self.block <= 0:
+            raise InvalidArgumentError(message="cycle_length and block_length must be positive")
+
+    def iterate(self):
+        inputs = self.source.iterate()
+
+        def open_next():
+            for element in inputs:
+                return as_object(self.fn(*element, *self.captured)[0]).iterate()
+            return None
+        slots: list = [None] * self.cycle  # opened lazily, refilled when next visited
+        k = block = num_open = 0
+        end_of_input = False
+        while not end_of_input or num_open:
+            if slots[k] is not None:
+                element = next(slots[k], None)
+                if element is not None:
+                    block += 1
+                    if block == self.block:
+                        block, k = 0, (k + 1) % self.cycle
+                    yield element
+                    continue
+                slots[k], num_open = None, num_open - 1
+            elif not end_of_input:
+                slots[k] = open_next()
+                if slots[k] is None:
+                    end_of_input = True
+                else:
+                    num_open += 1
+                continue
+            block, k = 0, (k + 1) % self.cycle
+
+
+class _Listed(DatasetValue):
+    """Elements held in a list (one window of ``Dataset.window``)."""
+    name = "VariantDataset"
+
+    def __init__(self, elements: list):
+        self.elements = elements
+
+    def iterate(self):
+        yield from self.elements
+
+    def cardinality(self):
+        return len(self.elements)
+
+
+class _Window(DatasetValue):
+    """Windows of ``size`` elements ``stride`` apart, starting every ``shift`` elements; each
+    element is one dataset per component. Reads the input lazily (it may be infinite)."""
+    name = "WindowDataset"
+
+    def __init__(self, source, size, shift, stride, drop_remainder):
+        self.source, self.drop = source, bool(drop_remainder)
+        self.size, self.shift, self.stride = int(size), int(shift), int(stride)
+        for what, v in (("size", self.size), ("shift", self.shift), ("stride", self.stride)):
+            if v <= 0:
+                raise InvalidArgumentError(message=f"Window {what} must be greater than zero.")
+
+    def iterate(self):
+        it = self.source.iterate()
+        buf: list = []
+        base = start = 0  # buf[0] is input element number ``base``
+        exhausted = False
+        while True:
+            last = start + (self.size - 1) * self.stride
+            while not exhausted and base + len(buf) <= last:
+                element = next(it, None)
+                if element is None:
+                    exhausted = True
+                else:
+                    buf.append(element)
+            picked = [buf[i - base] for i in range(start, last + 1, self.stride)
+                      if i < base + len(buf)]
+            if not picked or (self.drop and len(picked) < self.size):
+                return
+            yield tuple(_Listed([(e[c],) for e in picked]) for c in range(len(picked[0])))
+            start += self.shift
+            drop = min(start - base, len(buf))
+            del buf[:drop]
+            base += drop
+            while base < start and not exhausted:
+                if next(it, None) is None:
+                    exhausted = True
+                else:
+                    base += 1
+
+
+class _Shard(DatasetValue):
+    """Every ``num_shards``-th element, starting at ``index``."""
+    name = "ShardDataset"
+
+    def __init__(self, source, num_shards, index):
+        self.source, self.num, self.index = source, int(num_shards), int(index)
+        if self.num <= 0:
+            raise InvalidArgumentError(message=f"Number of shards must be greater than zero "
+                                               f"(currently num_shards = {self.num}).")
+        if not 0 <= self.index < self.num:
+            raise InvalidArgumentError(message=f"Index must be between 0 and {self.num - 1} "
+                                               f"(currently index = {self.index}).")
+
+    def iterate(self):
+        return itertools.islice(self.source.iterate(), self.index, None, self.num)
+
+    def cardinality(self):
+        n = self.source.cardinality()
+        return n if n < 0 else n // self.num + (1 if self.index < n % self.num else 0)
+
+
+class _Cache(DatasetValue):
+    """The input's elements, read once: the first complete pass is kept in memory and
+    later passes replay it (a pass left unfinished keeps nothing, as in TensorFlow)."""
+    name = "CacheDataset"
+
+    def __init__(self, source):
+        self.source, self.cached = source, None
+
+    def iterate(self):
+        if self.cached is not None:
+            yield from self.cached
+            return
+        seen = []
+        for element in self.source.iterate():
+            seen.append(element)
+            yield element
+        self.cached = seen
+
+    def cardinality(self):
+        return self.source.cardinality()
+
+
+class _Scan(DatasetValue):
+    """``fn(state..., element...) -> (new state..., output...)`` over the elements; the
+    first ``n_state`` of ``captured`` start the state."""
+    name = "ScanDataset"
+
+    def __init__(self, source, fn, captured, n_state):
+        self.source, self.fn = source, fn
+        self.initial, self.captured = tuple(captured[:n_state]), tuple(captured[n_state:])
+
+    def iterate(self):
+        state = self.initial
+        for element in self.source.iterate():
+            out = tuple(self.fn(*state, *element, *self.captured))
+            state, result = out[:len(state)], out[len(state):]
+            yield result
+
+    def cardinality(self):
+        return self.source.cardinality()
+
+
+def _single_element(dataset, output_types, output_shapes):
+    """The one element of ``dataset`` (TensorFlow's DatasetToSingleElement)."""
+    it = as_object(dataset).iterate()
+    element = next(it, None)
+    if element is None:
+        raise InvalidArgumentError(message="Dataset was empty.")
+    if next(it, None) is not None:
+        raise InvalidArgumentError(message="Dataset had more than one element.")
+    return element[0] if len(output_types) == 1 else element
+
+
 class _Filter(DatasetValue):
     name = "FilterDataset"
 
@@ -223,10 +425,13 @@ class _Batch(DatasetValue):
         for element in self.source.iterate():
             batch.append(element)
             if len(batch) == self.size:
-                yield _stack_batch(batch)
+                yield self._stack(batch)
                 batch = []
         if batch and not self.drop:
-            yield _stack_batch(batch)
+            yield self._stack(batch)
+
+    def _stack(self, batch: list) -> tuple:
+        return _stack_batch(batch)
 
     def cardinality(self):
         n = self.source.cardinality()
@@ -248,6 +453,54 @@ def _stack_batch(batch: list) -> tuple:
                             f"{list(p.shape)}.")
         out.append(np.stack(parts))
     return tuple(out)
+
+
+class _PaddedBatch(_Batch):
+    """Batches elements padded to ``shapes`` (None: the largest in the batch) with ``values``."""
+    name = "PaddedBatchDataset"
+
+    def __init__(self, source, batch_size, drop_remainder, shapes, values):
+        super().__init__(source, batch_size, drop_remainder)
+        self.shapes, self.values = shapes, values
+
+    def _stack(self, batch: list) -> tuple:
+        out = []
+        for k, (shape, pad) in enumerate(zip(self.shapes, self.values)):
+            parts = [np.asarray(e[k]) for e in batch]
+            if any(p.ndim != len(shape) for p in parts):
+                raise InvalidArgumentError(
+                    message=f"Cannot pad component {k}: the padded shape {list(shape)} has "
+                            f"rank {len(shape)} but an element has shape "
+                            f"{list(parts[0].shape)}")
+            dims = [max(p.shape[d] for p in parts) if n is None else n
+                    for d, n in enumerate(shape)]
+            if any(p.shape[d] > dims[d] for p in parts for d in range(len(dims))):
+                raise DataLossError(message="Attempted to pad to a smaller size than the input "
+                                            "element.")
+            full = np.full([len(parts)] + dims, pad, dtype=parts[0].dtype)
+            for j, p in enumerate(parts):
+                full[(j,) + tuple(slice(0, n) for n in p.shape)] = p
+            out.append(full)
+        return tuple(out)
+
+
+class _Unbatch(DatasetValue):
+    """The rows of each element (components split along their first dimension)."""
+    name = "UnbatchDataset"
+
+    def __init__(self, source):
+        self.source = source
+
+    def iterate(self):
+        for element in self.source.iterate():
+            rows = {np.shape(c)[0] for c in element}
+            if len(rows) != 1:
+                raise InvalidArgumentError(
+                    message="Input element must have the same batch size in each component. "
+                            f"Component 0 had size {np.shape(element[0])[0]} but another "
+                            f"component had size {sorted(rows - {np.shape(element[0])[0]})[0]}.")
+            for i in range(rows.pop()):
+                yield tuple(np.asarray(c)[i] for c in element)
 
 
 class _Take(DatasetValue):
@@ -289,36 +542,60 @@ class _Skip(DatasetValue):
 
 
 class _Shuffle(DatasetValue):
-    """TensorFlow's buffered shuffle: draw a random slot of a buffer of ``buffer_size``."""
+    """TensorFlow's shuffle, value for value: a ring buffer of ``buffer_size`` refilled before
+    each draw; the element at a random offset (Philox bits ``% count``) is produced and its
+    slot takes the oldest element. Each pass's Philox seeds are the next two words of a seed
+    stream made from (seed, seed2) (TF's RandomSeedGenerator), or (seed, seed2) themselves
+    when not reshuffling; (0, 0) means fresh entropy."""
 
     name = "ShuffleDataset"
 
-    def __init__(self, source, buffer_size, seed, reshuffle):
+    def __init__(self, source, buffer_size, seed, seed2, reshuffle):
         self.source, self.buffer_size = source, int(buffer_size)
         if self.buffer_size <= 0:
             raise InvalidArgumentError(message="Dataset.shuffle: buffer_size must be greater than "
                                                f"zero, got {self.buffer_size}")
-        self.seed = None if int(seed) < 0 else int(seed)
-        self.reshuffle = bool(reshuffle)
-        self._epochs = itertools.count()
+        seed, seed2 = int(seed), int(seed2)
+        if seed == 0 and seed2 == 0:
+            seed, seed2 = (int(v) for v in np.random.default_rng().integers(
+                1, 1 << 63, size=2, dtype=np.int64))
+        self.seeds, self.reshuffle = (seed, seed2), bool(reshuffle)
+        self._seed_words = _uint32_stream(seed, seed2)
 
     def iterate(self):
-        epoch = next(self._epochs) if self.reshuffle else 0
-        rng = np.random.default_rng(None if self.seed is None else [self.seed, epoch])
-        buffer = []
-        for element in self.source.iterate():
-            buffer.append(element)
-            if len(buffer) == self.buffer_size:
-                k = int(rng.integers(len(buffer)))
-                buffer[k], buffer[-1] = buffer[-1], buffer[k]
-                yield buffer.pop()
-        while buffer:
-            k = int(rng.integers(len(buffer)))
-            buffer[k], buffer[-1] = buffer[-1], buffer[k]
-            yield buffer.pop()
+        seeds = (next(self._seed_words), next(self._seed_words)) if self.reshuffle \
+            else self.seeds
+        draws = _uint32_stream(*seeds)
+        size = self.buffer_size
+        buffer: list = [None] * size
+        start = end = 0  # buffer[start % size .. end % size) holds the waiting elements
+        source = self.source.iterate()
+        exhausted = False
+        while True:
+            while not exhausted and end - start < size:
+                element = next(source, None)
+                if element is None:
+                    exhausted = True
+                else:
+                    buffer[end % size] = element
+                    end += 1
+            if start == end:
+                return
+            index = (start + next(draws) % (end - start)) % size
+            element = buffer[index]
+            buffer[index], buffer[start % size] = buffer[start % size], None
+            start += 1
+            yield element
 
     def cardinality(self):
         return self.source.cardinality()
+
+
+def _uint32_stream(seed: int, seed2: int) -> Iterator[int]:
+    """Philox words for key ``seed`` and counter ``[0, seed2]``, one at a time."""
+    key, high = seed & 0xFFFFFFFFFFFFFFFF, seed2 & 0xFFFFFFFFFFFFFFFF
+    for block in itertools.count():
+        yield from (int(w) for w in philox_blocks(key, (block, high), 1)[0])
 
 
 class _Zip(DatasetValue):
@@ -450,6 +727,14 @@ def _slices_infer(inputs, attrs):
     return _variant()
 
 
+def _text_lines_infer(inputs, attrs):
+    if len(inputs) != 1 or not inputs[0].dtype.is_string or inputs[0].shape.rank not in (
+            None, 0, 1):
+        raise InvalidArgumentError(message="TextLineDataset: `filenames` must be a string scalar "
+                                           "or vector")
+    return _variant()
+
+
 def _range_infer(inputs, attrs):
     for x, what in zip(inputs, ("start", "stop", "step")):
         _expect_scalar("RangeDataset", x, "int", what)
@@ -548,7 +833,7 @@ register_op("TensorDataset", lambda i, a: _variant(), lambda *c: _Tensors(c))
 register_op("RangeDataset", _range_infer,
                   lambda start, stop, step, output_type: _Range(start, stop, step, output_type),
                   kernel_attrs=("output_type",))
-register_op("CounterDataset", lambda i, a: _variant(), lambda start: _Count(start))
+register_op("CounterDataset", lambda i, a: _variant(), _Count)
 register_op("GeneratorDataset", lambda i, a: _variant(),
                   lambda token, output_types, output_shapes:
                   _Generator(token, output_types, output_shapes),
@@ -560,13 +845,40 @@ def _function_dataset_infer(op: str):
     return infer
 
 
-for _op, _make in (("MapDataset", _Map), ("FilterDataset", _Filter)):
+for _op, _make in (("MapDataset", _Map), ("FilterDataset", _Filter),
+                  ("FlatMapDataset", _FlatMap)):
     _eager, _build = _function_kernel(_make)
     register_op(_op, _function_dataset_infer(_op), _eager, kernel_attrs=("f",), build=_build,
                 function_attrs=("f",))
+_eager, _build = _function_kernel(
+    lambda d, fn, captured: _Scan(d, fn, captured[:-1], int(captured[-1])))
+register_op("ScanDataset", _function_dataset_infer("ScanDataset"), _eager,
+            kernel_attrs=("f",), build=_build, function_attrs=("f",))
+register_op("ShardDataset", _unary_dataset_infer(
+    "ShardDataset", (("int", "num_shards"), ("int", "index"))),
+    lambda d, n, i: _Shard(as_object(d), n, i))
+register_op("CacheDataset", _unary_dataset_infer("CacheDataset"),
+            lambda d: _Cache(as_object(d)))
+register_op("DatasetToSingleElement", lambda i, a: _element_types(a), _single_element,
+            kernel_attrs=("output_types", "output_shapes"))
+_eager, _build = _function_kernel(
+    lambda d, fn, captured: _Interleave(d, fn, captured[:-2], captured[-2], captured[-1]))
+register_op("InterleaveDataset", _function_dataset_infer("InterleaveDataset"), _eager,
+            kernel_attrs=("f",), build=_build, function_attrs=("f",))
 register_op("BatchDatasetV2", _unary_dataset_infer(
     "BatchDatasetV2", (("int", "batch_size"), ("bool", "drop_remainder"))),
     lambda d, n, drop: _Batch(as_object(d), n, drop))
+register_op("PaddedBatchDatasetV2", _unary_dataset_infer(
+    "PaddedBatchDatasetV2", (("int", "batch_size"), ("bool", "drop_remainder"))),
+    lambda d, n, drop, *values, padded_shapes: _PaddedBatch(
+        as_object(d), n, drop, padded_shapes, [np.asarray(v) for v in values]),
+    kernel_attrs=("padded_shapes",))
+register_op("UnbatchDataset", _unary_dataset_infer("UnbatchDataset"),
+            lambda d: _Unbatch(as_object(d)))
+register_op("TextLineDataset", _text_lines_infer, lambda filenames: _TextLines(filenames))
+register_op("WindowDataset", _unary_dataset_infer("WindowDataset", (
+    ("int", "size"), ("int", "shift"), ("int", "stride"), ("bool", "drop_remainder"))),
+    lambda d, size, shift, stride, drop: _Window(as_object(d), size, shift, stride, drop))
 register_op("TakeDataset", _unary_dataset_infer("TakeDataset", (("int", "count"),)),
                   lambda d, n: _Take(as_object(d), n))
 register_op("SkipDataset", _unary_dataset_infer("SkipDataset", (("int", "count"),)),
@@ -574,9 +886,9 @@ register_op("SkipDataset", _unary_dataset_infer("SkipDataset", (("int", "count")
 register_op("RepeatDataset", _unary_dataset_infer("RepeatDataset", (("int", "count"),)),
                   lambda d, n: _Repeat(as_object(d), n))
 register_op("ShuffleDataset", _unary_dataset_infer(
-    "ShuffleDataset", (("int", "buffer_size"), ("int", "seed"))),
-    lambda d, n, seed, reshuffle_each_iteration: _Shuffle(as_object(d), n, seed,
-                                                          reshuffle_each_iteration),
+    "ShuffleDataset", (("int", "buffer_size"), ("int", "seed"), ("int", "seed2"))),
+    lambda d, n, seed, seed2, reshuffle_each_iteration: _Shuffle(
+        as_object(d), n, seed, seed2, reshuffle_each_iteration),
     kernel_attrs=("reshuffle_each_iteration",))
 register_op("PrefetchDataset", _unary_dataset_infer(
     "PrefetchDataset", (("int", "buffer_size"),)), lambda d, n: as_object(d))

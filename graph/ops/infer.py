@@ -25,11 +25,12 @@ def same_dtype(op: str, inputs) -> DType:
 
 
 def check_dtype(op: str, x, allowed: str) -> None:
-    """``allowed`` is a set of kinds: f float, i integer, b bool, s string."""
+    """``allowed`` is a set of kinds: f float, i integer, b bool, s string, c complex."""
     d = x.dtype
-    kind = "s" if d.is_string else "b" if d.is_bool else "f" if d.is_floating else "i"
+    kind = ("s" if d.is_string else "b" if d.is_bool else "f" if d.is_floating
+            else "c" if d.is_complex else "i")
     if kind not in allowed:
-        names = {"f": "float", "i": "integer", "b": "bool", "s": "string"}
+        names = {"f": "float", "i": "integer", "b": "bool", "s": "string", "c": "complex"}
         raise InvalidArgumentError(
             message=f"{op} does not support {d.name} tensors "
                     f"(it takes {', '.join(names[k] for k in allowed)})")

@@ -37,9 +37,14 @@ def _fmt(dims) -> str:
 _FLOAT_NAMES = "double, float, half, complex64, complex128"
 
 
+# The ops whose complex kernels (and gradients, written with adjoints) are here too.
+_COMPLEX_OPS = frozenset({"MatrixInverse", "MatrixDeterminant", "MatrixSolve", "SelfAdjointEigV2"})
+
+
 def _check_float(op: str, x, half: bool = True) -> None:
-    """Float inputs only; ``half=False`` where TensorFlow has no float16 CPU kernel."""
-    if not x.dtype.is_floating:
+    """Float inputs only (complex too for ``_COMPLEX_OPS``); ``half=False`` where TensorFlow
+    has no float16 CPU kernel."""
+    if not (x.dtype.is_floating or (x.dtype.is_complex and op in _COMPLEX_OPS)):
         raise _error(f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed "
                      f"values: {_FLOAT_NAMES} ; NodeDef: {{{{node {op}}}}}. "
                      "Cast the input first: tf.cast(x, tf.float32).")
@@ -95,7 +100,7 @@ def _inverse(a, adjoint=False):
     _square_value("MatrixInverse", a)
     x = _work(a)
     if adjoint:
-        x = np.swapaxes(x, -1, -2)
+        x = np.conj(np.swapaxes(x, -1, -2))
     if x.size == 0:
         return np.empty(a.shape, a.dtype)
     try:
@@ -173,7 +178,7 @@ def _solve(a, b, adjoint=False):
     _square_value("MatrixSolve", a)
     _check_solve_shapes(list(a.shape), list(b.shape))
     if adjoint:
-        a = np.swapaxes(a, -1, -2)
+        a = np.conj(np.swapaxes(a, -1, -2))
     if a.size == 0 or b.size == 0:
         return np.zeros(b.shape, b.dtype)
     try:
@@ -324,6 +329,35 @@ def _eigh(a, compute_v=True):
     return e.astype(a.dtype, copy=False), v.astype(a.dtype, copy=False)
 
 
+def _eig_infer(inputs, attrs):
+    """General (non-symmetric) eigendecomposition: complex results of the pair dtype."""
+    expect_arity("Eig", inputs, 1)
+    x = inputs[0]
+    out = attrs["Tout"]
+    if x.dtype.is_complex or x.dtype.name in ("float32", "float64"):
+        if out.real_dtype is not x.dtype.real_dtype or not out.is_complex:
+            raise _error(f"Eig: Tout {out.name} does not match the input dtype {x.dtype.name}")
+    else:
+        raise _error(f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed "
+                     f"values: float, double, complex64, complex128 ; NodeDef: {{{{node Eig}}}}")
+    dims = _matrix_dims("Eig", x)
+    if dims is None:
+        return [TensorType(out, TensorShape(None))] * 2
+    n = dims[-1] if dims[-1] is not None else dims[-2]
+    v = dims[:-2] + [n, n] if attrs.get("compute_v", True) else [0]
+    return [TensorType(out, TensorShape(dims[:-2] + [n])), TensorType(out, TensorShape(v))]
+
+
+def _eig(a, Tout, compute_v=True):
+    """numpy's LAPACK geev; eigenvectors have unit norm, as Eigen's solver gives them."""
+    a = np.asarray(a)
+    _square_value("Eig", a)
+    if not compute_v:
+        return np.linalg.eigvals(a).astype(Tout.numpy_dtype), np.zeros((0,), Tout.numpy_dtype)
+    e, v = np.linalg.eig(a)
+    return e.astype(Tout.numpy_dtype), v.astype(Tout.numpy_dtype)
+
+
 # -- the matrix exponential ------------------------------------------------------------------
 
 _PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
@@ -387,10 +421,10 @@ def parse_einsum(equation: str, n_inputs: int):
 def _einsum_infer(inputs, attrs):
     terms, out = parse_einsum(attrs["equation"], len(inputs))
     dtype = same_dtype("Einsum", inputs)
-    if not (dtype.is_floating or dtype in (int32, int64)):
+    if not (dtype.is_floating or dtype.is_complex or dtype in (int32, int64)):
         raise NotFoundError(message=f"Could not find device for node: {{{{node Einsum}}}} = "
                                     f"Einsum[T={dtype.enum}]: Einsum takes float16, float32, "
-                                    "float64, int32 and int64 tensors")
+                                    "float64, complex64, complex128, int32 and int64 tensors")
     shapes = [x.shape.as_tuple() if x.shape.rank is not None else None for x in inputs]
     if any(s is None for s in shapes):
         return [TensorType(dtype, TensorShape(None))]
@@ -446,7 +480,7 @@ def _einsum(*operands, equation):
 def _cross_infer(inputs, attrs):
     expect_arity("Cross", inputs, 2)
     dtype = same_dtype("Cross", inputs)
-    if not dtype.is_numeric:
+    if not dtype.is_real:
         raise _error(f"Value for attr 'T' of {dtype.name} is not in the list of allowed "
                      "values: float, double, int32, uint8, int16, int8, int64, half")
     a, b = inputs[0].shape, inputs[1].shape
@@ -699,6 +733,7 @@ register_op("MatrixSolveLs", _lstsq_infer, _lstsq, kernel_attrs=("fast",))
 register_op("Qr", _qr_infer, _qr, kernel_attrs=("full_matrices",))
 register_op("Svd", _svd_infer, _svd, kernel_attrs=("compute_uv", "full_matrices"))
 register_op("SelfAdjointEigV2", _eigh_infer, _eigh, kernel_attrs=("compute_v",))
+register_op("Eig", _eig_infer, _eig, kernel_attrs=("Tout", "compute_v"))
 register_op("Einsum", _einsum_infer, _einsum, kernel_attrs=("equation",))
 register_op("Cross", _cross_infer, _cross)
 register_op("MatrixDiagV3", _diag_infer, _diag, kernel_attrs=("align",))

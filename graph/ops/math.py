@@ -18,11 +18,12 @@ from graph.ops.infer import broadcast, expect_arity, same_dtype
 from graph.registry import register_op
 from graph.shapes import TensorShape
 
-_KIND_NAMES = {"f": "float", "i": "integer", "b": "bool", "s": "string"}
+_KIND_NAMES = {"f": "float", "i": "integer", "b": "bool", "s": "string", "c": "complex"}
 
 
 def _kind(dtype: DType) -> str:
-    return "s" if dtype.is_string else "b" if dtype.is_bool else "f" if dtype.is_floating else "i"
+    return ("s" if dtype.is_string else "b" if dtype.is_bool else "f" if dtype.is_floating
+            else "c" if dtype.is_complex else "i")
 
 
 def _check_kind(op: str, x, allowed: str, hint: str = "") -> None:
@@ -56,7 +57,7 @@ def unary_rule(op: str, allowed: str, hint: str = ""):
 def _equality_rule(op: str):
     """Equal/NotEqual; with ``incompatible_shape_error=False`` (what ``==`` uses)
     shapes that do not broadcast give a scalar False/True instead of an error."""
-    strict = binary_rule(op, "fibs", bool_)
+    strict = binary_rule(op, "fibsc", bool_)
 
     def infer(inputs, attrs):
         if attrs.get("incompatible_shape_error", True):
@@ -120,6 +121,8 @@ def _pow(x, y):
         raise InvalidArgumentError(
             message="Integers to negative integer powers are not allowed. "
                     "Cast the base to a float dtype first (tf.cast(x, tf.float32)).")
+    if np.iscomplexobj(x):
+        return np.exp(y * np.log(x))  # std::pow on complex, as TensorFlow's kernel rounds it
     return np.power(x, y)
 
 
@@ -136,9 +139,24 @@ def _equality(ufunc, mismatch: bool):
 
 
 def _sigmoid(x):
+    if np.iscomplexobj(x):  # no overflow-safe split on the complex plane
+        return 1 / (1 + np.exp(-x))
     # exp of a non-positive number never overflows; both halves keep x's dtype.
     e = np.exp(-np.abs(x))
     return np.where(np.asarray(x) >= 0, 1 / (1 + e), e / (1 + e)).astype(np.asarray(x).dtype)
+
+
+def _squared_difference(x, y):
+    d = np.subtract(x, y)
+    return d * np.conj(d)  # TensorFlow's (x - y) * conj(x - y): real-valued for complex too
+
+
+def _sign(x):
+    """x / |x| on complex numbers (0 at 0), as TensorFlow defines Sign there."""
+    if not np.iscomplexobj(x):
+        return np.sign(x)
+    a = np.abs(x)
+    return np.where(a == 0, 0, x / np.where(a == 0, 1, a)).astype(np.asarray(x).dtype)
 
 
 def _relu(x):
@@ -161,16 +179,16 @@ _DIV_HINT = ("For integers use tf.math.truediv or `/` (casts int32 to float64 li
 
 # name: (kernel, allowed kinds, hint)
 _BINARY = {
-    "AddV2": (_add, "fis", ""),
-    "Sub": (np.subtract, "fi", ""),
-    "Mul": (np.multiply, "fi", ""),
-    "RealDiv": (np.true_divide, "f", _DIV_HINT),
+    "AddV2": (_add, "fisc", ""),
+    "Sub": (np.subtract, "fic", ""),
+    "Mul": (np.multiply, "fic", ""),
+    "RealDiv": (np.true_divide, "fc", _DIV_HINT),
     "FloorDiv": (_floordiv, "fi", ""),
     "FloorMod": (_floormod, "fi", ""),
-    "Pow": (_pow, "fi", ""),
+    "Pow": (_pow, "fic", ""),
     "Maximum": (np.maximum, "fi", ""),
     "Minimum": (np.minimum, "fi", ""),
-    "SquaredDifference": (lambda x, y: np.square(np.subtract(x, y)), "fi", ""),
+    "SquaredDifference": (_squared_difference, "fic", ""),
     "BitwiseAnd": (np.bitwise_and, "i", ""),
     "BitwiseOr": (np.bitwise_or, "i", ""),
     "BitwiseXor": (np.bitwise_xor, "i", ""),
@@ -180,19 +198,19 @@ _COMPARISONS = {
     "Less": np.less, "LessEqual": np.less_equal,
 }
 _UNARY = {
-    "Neg": (np.negative, "fi", ""),
+    "Neg": (np.negative, "fic", ""),
     "Abs": (np.abs, "fi", ""),
-    "Square": (np.square, "fi", ""),
-    "Sign": (np.sign, "fi", ""),
+    "Square": (np.square, "fic", ""),
+    "Sign": (_sign, "fic", ""),
     "Relu": (_relu, "fi", ""),
-    "Tanh": (np.tanh, "f", _FLOAT_HINT),
-    "Exp": (np.exp, "f", _FLOAT_HINT),
-    "Log": (np.log, "f", _FLOAT_HINT),
-    "Sqrt": (np.sqrt, "f", _FLOAT_HINT),
-    "Rsqrt": (lambda x: 1 / np.sqrt(x), "f", _FLOAT_HINT),
-    "Sigmoid": (_sigmoid, "f", _FLOAT_HINT),
-    "Sin": (np.sin, "f", _FLOAT_HINT),
-    "Cos": (np.cos, "f", _FLOAT_HINT),
+    "Tanh": (np.tanh, "fc", _FLOAT_HINT),
+    "Exp": (np.exp, "fc", _FLOAT_HINT),
+    "Log": (np.log, "fc", _FLOAT_HINT),
+    "Sqrt": (np.sqrt, "fc", _FLOAT_HINT),
+    "Rsqrt": (lambda x: 1 / np.sqrt(x), "fc", _FLOAT_HINT),
+    "Sigmoid": (_sigmoid, "fc", _FLOAT_HINT),
+    "Sin": (np.sin, "fc", _FLOAT_HINT),
+    "Cos": (np.cos, "fc", _FLOAT_HINT),
     "Floor": (np.floor, "f", _FLOAT_HINT),
     "Ceil": (np.ceil, "f", _FLOAT_HINT),
     "Round": (_round, "fi", ""),
@@ -260,7 +278,7 @@ def _matmul_rule(op: str, ta: str, tb: str):
         expect_arity(op, inputs, 2)
         a, b = inputs
         dtype = same_dtype(op, inputs)
-        _check_kind(op, a, "fi")
+        _check_kind(op, a, "fic")
         if a.shape.rank is None or b.shape.rank is None:
             return [TensorType(dtype, TensorShape(None))]
         if a.shape.rank < 2 or b.shape.rank < 2:
@@ -301,11 +319,18 @@ def _build_matmul(ta: str, tb: str):
         t_a, t_b = bool(node.attrs.get(ta)), bool(node.attrs.get(tb))
         if not (t_a or t_b):
             return np.matmul  # the hot path: no wrapper at all
+        if ta == "adj_x" and node.inputs[0].dtype.is_complex:
+            return lambda a, b: _batch_matmul(a, b, t_a, t_b)
         return lambda a, b: _matmul(a, b, t_a, t_b)
     return build
 
 
 def _batch_matmul(a, b, adj_x=False, adj_y=False):
+    """adj_x/adj_y are adjoints: conjugate transposes on complex matrices."""
+    if adj_x and np.iscomplexobj(a):
+        a = np.conj(a)
+    if adj_y and np.iscomplexobj(b):
+        b = np.conj(b)
     return _matmul(a, b, adj_x, adj_y)
 
 
@@ -366,6 +391,8 @@ def _cast_infer(inputs, attrs):
 def _cast(x, DstT):
     if DstT.is_string:
         return x
+    if np.iscomplexobj(x) and not DstT.is_complex:
+        x = np.real(x)  # TensorFlow keeps the real part
     return np.asarray(x).astype(DstT.numpy_dtype)
 
 

@@ -15,12 +15,22 @@ each graph kernel compares on its next run), as TensorFlow's ``set_seed``
 makes a ``tf.function`` repeat its numbers.
 
 Stateless ops (``StatelessRandom*``) take a ``seed`` tensor of shape [2] as
-their last input and draw from a generator made from it on every run: the
-same seed gives the same values, eagerly, staged and after saving. Their
-bits are numpy's PCG64 streams, not TensorFlow's Philox ones.
+their last input (or, with ``philox_state``, a ``tf.random.Generator``'s
+state) and draw from it on every run: the same seed gives the same values,
+eagerly, staged and after saving.
+
+Uniform, normal, truncated normal, integer and categorical samples and
+shuffles, stateful and stateless, are TensorFlow's own values: Philox4x32-10
+bits (the ``Philox`` section) converted as TensorFlow's CPU kernels convert
+them, a stateful op's stream moving on as TensorFlow reserves it. Gamma,
+Poisson and binomial samples come from numpy's PCG64 instead, so their values
+are not TensorFlow's.
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import math
 from collections import OrderedDict
 
 import numpy as np
@@ -52,12 +62,12 @@ def reset_eager_generators() -> None:
     _epoch[0] += 1
 
 
-def _eager_generator(key, seed: int, seed2: int) -> np.random.Generator:
+def _eager_generator(key, seed: int, seed2: int, make=new_generator):
     if seed == 0 and seed2 == 0:
-        return new_generator(0, 0)
+        return make(0, 0)
     gen = _eager_generators.get(key)
     if gen is None:
-        gen = _eager_generators[key] = new_generator(seed, seed2)
+        gen = _eager_generators[key] = make(seed, seed2)
         if len(_eager_generators) > _EAGER_CACHE_SIZE:
             _eager_generators.popitem(last=False)
     else:
@@ -286,10 +296,37 @@ def _kernel_key(op: str, inputs, attrs: dict) -> tuple:
             tuple(np.asarray(x).dtype.str for x in inputs))
 
 
+class PhiloxStream:
+    """A stateful op's Philox bits, as TensorFlow's GuardedPhiloxRandom: key ``seed``,
+    counter ``[0, seed2]``; each run reserves 256 blocks per value it draws."""
+
+    def __init__(self, seed: int, seed2: int):
+        if seed == 0 and seed2 == 0:  # not seeded: fresh entropy
+            seed, seed2 = (int(v) for v in np.random.default_rng().integers(
+                0, 1 << 63, size=2, dtype=np.int64))
+        self.key, self.counter = seed & _U64, (seed2 & _U64) << 64
+
+    def reserve(self, blocks: int) -> tuple:
+        """(key, counter) for a draw; the stream moves ``blocks`` blocks past it."""
+        counter = self.counter
+        self.counter = (counter + blocks) % (1 << 128)
+        return self.key, (counter & _U64, counter >> 64)
+
+
 def _register_stateful(op: str, infer, sample, attrs=()):
+    philox = _PHILOX_SAMPLERS.get(sample)
+    make = PhiloxStream if philox is not None else new_generator
+    blocks = _stateful_blocks.get(sample, lambda shape, *rest: 256 * int(np.prod(_size(shape))))
+
+    def draw(gen, *inputs, **kwargs):
+        if philox is None:
+            return sample(gen, *inputs, **kwargs)
+        return philox(*gen.reserve(blocks(*inputs)), *inputs, **kwargs)
+
     def eager_kernel(*inputs, seed=0, seed2=0, **kwargs):
-        gen = _eager_generator(_kernel_key(op, inputs, kwargs) + (seed, seed2), seed, seed2)
-        return sample(gen, *inputs, **kwargs)
+        gen = _eager_generator(_kernel_key(op, inputs, kwargs) + (seed, seed2), seed, seed2,
+                               make)
+        return draw(gen, *inputs, **kwargs)
 
     def build(node, compile_subgraph):
         seed, seed2 = node.attrs.get("seed", 0), node.attrs.get("seed2", 0)
@@ -298,8 +335,8 @@ def _register_stateful(op: str, infer, sample, attrs=()):
 
         def kernel(*inputs):
             if state[1] != _epoch[0]:
-                state[0], state[1] = new_generator(seed, seed2), _epoch[0]
-            return sample(state[0], *inputs, **extra)
+                state[0], state[1] = make(seed, seed2), _epoch[0]
+            return draw(state[0], *inputs, **extra)
         return kernel
 
     register_op(op, infer, eager_kernel, kernel_attrs=("seed", "seed2") + tuple(attrs),
@@ -312,6 +349,257 @@ def _seed_generator(seed) -> np.random.Generator:
                                                 int(s[1]) & 0xFFFFFFFFFFFFFFFF]))
 
 
+# -- Philox: TensorFlow's stateless bits --------------------------------------------------
+# Stateless samples (and ``tf.random.Generator``'s, which are stateless samples at the
+# generator's key and counter) are TensorFlow's: Philox4x32-10 blocks of four uint32 from a
+# 64-bit key and a 128-bit counter, turned into values exactly as TensorFlow's CPU kernels
+# do (float math emulated in float32 where TF computes in float).
+
+_PHILOX_M = (np.uint64(0xD2511F53), np.uint64(0xCD9E8D57))
+_PHILOX_W = (0x9E3779B9, 0xBB67AE85)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_U64 = 0xFFFFFFFFFFFFFFFF
+
+
+def philox_blocks(key: int, counter: tuple, n, offsets=None) -> np.ndarray:
+    """Philox4x32-10 blocks (``[n, 4]`` uint32) at counters ``counter`` + 0, 1, ... n-1
+    (or + each of ``offsets``, a uint64 array)."""
+    k0, k1 = key & 0xFFFFFFFF, (key >> 32) & 0xFFFFFFFF
+    start = np.uint64(counter[0] & _U64)
+    lo = start + (np.arange(n, dtype=np.uint64) if offsets is None else offsets)
+    hi = np.uint64(counter[1] & _U64) + (lo < start).astype(np.uint64)
+    x0, x1, x2, x3 = lo & _LOW32, lo >> np.uint64(32), hi & _LOW32, hi >> np.uint64(32)
+    for _ in range(10):
+        p0, p1 = _PHILOX_M[0] * x0, _PHILOX_M[1] * x2
+        x0, x1, x2, x3 = ((p1 >> np.uint64(32)) ^ x1 ^ np.uint64(k0), p1 & _LOW32,
+                          (p0 >> np.uint64(32)) ^ x3 ^ np.uint64(k1), p0 & _LOW32)
+        k0, k1 = (k0 + _PHILOX_W[0]) & 0xFFFFFFFF, (k1 + _PHILOX_W[1]) & 0xFFFFFFFF
+    return np.stack([x0, x1, x2, x3], axis=1).astype(np.uint32)
+
+
+def key_counter_from_seed(seed) -> tuple:
+    """TensorFlow's ``StatelessRandomGetKeyCounter``: the seed scrambled by one Philox block."""
+    s0, s1 = (int(v) & _U64 for v in np.asarray(seed).reshape(-1))
+    mix = philox_blocks(0x02461E293EC8F720, (s0, s1), 1)[0].astype(np.uint64)
+    return int(mix[0] | mix[1] << np.uint64(32)), (0, int(mix[2] | mix[3] << np.uint64(32)))
+
+
+def _bits(key, counter, count: int, skip_blocks: int = 0) -> np.ndarray:
+    """The first ``count`` uint32 of the stream starting ``skip_blocks`` blocks in."""
+    start = ((counter[0] & _U64) | (counter[1] & _U64) << 64) + skip_blocks
+    blocks = philox_blocks(key, (start & _U64, (start >> 64) & _U64), -(-count // 4))
+    return blocks.reshape(-1)[:count]
+
+
+def _f32(x) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64).astype(np.float32)
+
+
+def _unit_float(bits, dtype):
+    """Uniform [0, 1) from the mantissa bits, as TF's Uint32ToFloat/Uint64ToDouble/ToHalf."""
+    if dtype == np.float64:
+        pairs = bits.reshape(-1, 2).astype(np.uint64)
+        man = (pairs[:, 0] & np.uint64(0xFFFFF)) << np.uint64(32) | pairs[:, 1]
+        return (np.uint64(1023 << 52) | man).view(np.float64) - 1.0
+    if dtype == np.float16:
+        return ((bits & np.uint32(0x3FF)).astype(np.uint16) | np.uint16(15 << 10)).view(
+            np.float16) - np.float16(1)
+    return ((bits & np.uint32(0x7FFFFF)) | np.uint32(0x3F800000)).view(np.float32) - \
+        np.float32(1)
+
+
+def _c_math():
+    """The C library's float and double log/sin/cos, which TensorFlow's kernels call (None
+    where the C math library cannot be loaded)."""
+    try:
+        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+    except OSError:
+        return None
+    funcs = {}
+    for name in ("log", "sin", "cos"):
+        f = getattr(libm, name + "f")
+        f.restype, f.argtypes = ctypes.c_float, [ctypes.c_float]
+        funcs[name, np.float32] = np.frompyfunc(f, 1, 1)
+        funcs[name, np.float64] = np.frompyfunc(getattr(math, name), 1, 1)
+    return funcs
+
+
+_C_MATH = _c_math()
+_SLACK = {("log", np.float32): 0.35, ("sin", np.float32): 0.1, ("cos", np.float32): 0.1}
+
+
+def _c_value(name: str, x: np.ndarray, dtype) -> np.ndarray:
+    """``name(x)`` as the C library computes it in ``dtype``: the correctly rounded value
+    (from a wider type) except within the C function's error of a rounding boundary, where
+    the C function itself is called (its float results are up to ~0.8 ulp off)."""
+    wide = np.float64 if dtype == np.float32 else np.longdouble
+    exact = getattr(np, name)(x.astype(wide))
+    out = exact.astype(dtype)
+    if _C_MATH is None:
+        return out
+    ulp = np.spacing(np.abs(out)).astype(wide)
+    near = 0.5 - np.abs(exact - out.astype(wide)) / ulp < _SLACK.get((name, dtype), 0.1)
+    if near.any():
+        out[near] = _C_MATH[name, dtype](x[near]).astype(dtype)
+    return out
+
+
+def _box_muller(bits, dtype) -> np.ndarray:
+    """Pairs of normals from pairs of uniforms (TF's BoxMullerFloat/BoxMullerDouble, with the
+    C library's log/sin/cos values)."""
+    if dtype == np.float64:
+        u = _unit_float(bits, np.float64).reshape(-1, 2)
+        u1, v1 = np.maximum(u[:, 0], 1e-7), 2 * np.pi * u[:, 1]
+        u2 = np.sqrt(-2.0 * _c_value("log", u1, np.float64))
+        return np.stack([_c_value("sin", v1, np.float64) * u2,
+                         _c_value("cos", v1, np.float64) * u2], axis=1).reshape(-1)
+    u = _unit_float(bits, np.float32).reshape(-1, 2)
+    u1 = np.maximum(u[:, 0], np.float32(1e-7))
+    v1 = _f32(2 * np.pi * u[:, 1].astype(np.float64))  # 2.0f * M_PI is a double product
+    u2 = np.sqrt(np.float32(-2) * _c_value("log", u1, np.float32))
+    return np.stack([_c_value("sin", v1, np.float32) * u2,
+                     _c_value("cos", v1, np.float32) * u2], axis=1).reshape(-1)
+
+
+def _words(dtype) -> int:
+    """uint32 words per output value."""
+    return 2 if np.dtype(dtype).itemsize == 8 else 1
+
+
+def _philox_uniform(key, counter, shape, dtype):
+    np_dtype = as_dtype(dtype).numpy_dtype
+    n = int(np.prod(_size(shape)))
+    return _unit_float(_bits(key, counter, n * _words(np_dtype)), np_dtype).reshape(_size(shape))
+
+
+def _philox_normal(key, counter, shape, dtype):
+    np_dtype = as_dtype(dtype).numpy_dtype
+    n = int(np.prod(_size(shape)))
+    words = _words(np_dtype)
+    count = -(-n * words // 4) * 4  # whole blocks: Box-Muller pairs never straddle outputs
+    z = _box_muller(_bits(key, counter, count), np.float64 if words == 2 else np.float32)
+    return z[:n].astype(np_dtype).reshape(_size(shape))
+
+
+def _philox_truncated_normal(key, counter, shape, dtype):
+    """Normals with |z| < 2: each group of outputs (4, or 2 for float64) reads its own
+    stretch of the stream, 256 blocks per output apart, as TF's CPU kernel does."""
+    np_dtype = as_dtype(dtype).numpy_dtype
+    n = int(np.prod(_size(shape)))
+    words = _words(np_dtype)
+    group, chunk = 4 // words, 2 * words  # outputs per group; blocks read per round
+    kind = np.float64 if words == 2 else np.float32
+    groups = -(-n // group)
+    stride = np.uint64(group * 256 // 4)
+
+    def normals(first_blocks):  # ``chunk`` blocks' normals from each first block
+        at = (first_blocks[:, None] + np.arange(chunk, dtype=np.uint64)).reshape(-1)
+        z = _box_muller(philox_blocks(key, counter, at.size, at).reshape(-1), kind)
+        return z.reshape(first_blocks.size, -1)
+    z = normals(np.arange(groups, dtype=np.uint64) * stride)  # one round covers nearly all
+    ok = np.abs(z) < 2.0
+    pick = np.argsort(~ok, axis=1, kind="stable")[:, :group]
+    out = np.take_along_axis(z, pick, axis=1)
+    for g in np.flatnonzero(ok.sum(axis=1) < group):  # rare: read on until enough
+        got, offset = list(z[g][ok[g]]), np.uint64(chunk)
+        while len(got) < group:
+            more = normals(np.array([g * stride + offset], dtype=np.uint64))[0]
+            got.extend(more[np.abs(more) < 2.0].tolist())
+            offset += np.uint64(chunk)
+        out[g] = got[:group]
+    return out.reshape(-1)[:n].astype(np_dtype).reshape(_size(shape))
+
+
+def _philox_uniform_int(key, counter, shape, minval, maxval):
+    lo, hi = np.asarray(minval), np.asarray(maxval)
+    if not lo < hi:
+        raise InvalidArgumentError(message=f"Need minval < maxval: {lo} >= {hi}")
+    n = int(np.prod(_size(shape)))
+    words = _words(lo.dtype)
+    bits = _bits(key, counter, n * words).astype(np.uint64)
+    if words == 2:
+        bits = bits[0::2] | bits[1::2] << np.uint64(32)
+    span = np.uint64((int(hi) - int(lo)) & (_U64 if words == 2 else 0xFFFFFFFF))
+    values = (bits % span).astype(object) + int(lo)  # lo + (bits % range), without overflow
+    return np.asarray(values, dtype=lo.dtype).reshape(_size(shape))
+
+
+def _philox_uniform_full_int(key, counter, shape, dtype):
+    np_dtype = as_dtype(dtype).numpy_dtype
+    n = int(np.prod(_size(shape)))
+    bits = _bits(key, counter, n * _words(np_dtype))
+    if _words(np_dtype) == 2:
+        wide = bits.astype(np.uint64)
+        bits = wide[0::2] | wide[1::2] << np.uint64(32)
+    return bits.view(np.dtype(np_dtype).newbyteorder("=")).astype(np_dtype).reshape(_size(shape))
+
+
+def _philox_shuffle(key, counter, value):
+    """TensorFlow's RandomShuffle: a forward Fisher-Yates, ``j = i + word % (n - i)``,
+    permuting the first dimension."""
+    value = np.asarray(value)
+    n = value.shape[0] if value.ndim else 0
+    if n <= 1:
+        return value.copy()
+    words = _bits(key, counter, n - 1)
+    perm = np.arange(n)
+    for i in range(n - 1):
+        j = i + int(words[i]) % (n - i)
+        perm[i], perm[j] = perm[j], perm[i]
+    return value[perm]
+
+
+def _philox_multinomial(key, counter, logits, num_samples, output_dtype):
+    """TensorFlow's CPU Multinomial: per row, an unnormalized CDF of exp(logit - max) over
+    the finite logits, searched (upper bound) at uniform doubles (two words each) scaled by
+    its total; rows draw one after another from one stream."""
+    logits = np.asarray(logits)
+    n = int(num_samples)
+    if n < 0:
+        raise InvalidArgumentError(message=f"num_samples should be nonnegative, got {n}")
+    batch, classes = logits.shape
+    out = np.zeros((batch, n), dtype=as_dtype(output_dtype).numpy_dtype)
+    if classes == 0 or n == 0:
+        return out
+    uniforms = _unit_float(_bits(key, counter, 2 * n * batch), np.float64).reshape(batch, n)
+    for row in range(batch):
+        finite = np.isfinite(logits[row])
+        top = logits[row][finite].max() if finite.any() else 0.0
+        weights = np.where(finite, np.exp(logits[row].astype(np.float64) - float(top)), 0.0)
+        cdf = np.cumsum(weights)
+        out[row] = np.searchsorted(cdf, uniforms[row] * cdf[-1], side="right")
+    return out
+
+
+def _multinomial_blocks(logits, num_samples) -> int:
+    """TF reserves 256 blocks per (two-word) draw, samples rounded up to a multiple of 4."""
+    return np.shape(logits)[0] * (-(-int(num_samples) // 4) * 4) * 2 * 256
+
+
+def _shuffle_blocks(value) -> int:
+    """A shuffle reserves a 32-bit word per swap (none for fewer than two rows)."""
+    n = np.shape(value)[0] if np.ndim(value) else 0
+    return -(-(n - 1) // 4) if n > 1 else 0
+
+
+_stateful_blocks = {_shuffle: _shuffle_blocks, _multinomial: _multinomial_blocks}
+# (others: 256 blocks per value drawn)
+
+_PHILOX_SAMPLERS = {_uniform: _philox_uniform, _normal: _philox_normal, _shuffle: _philox_shuffle,
+                    _multinomial: _philox_multinomial,
+                    _truncated_normal: _philox_truncated_normal,
+                    _uniform_int: _philox_uniform_int,
+                    _uniform_full_int: _philox_uniform_full_int}
+
+
+def _key_counter_of(state_or_seed, philox_state: bool) -> tuple:
+    """(key, counter) from a seed, or from a Generator's [counter_lo, counter_hi, key] state."""
+    v = np.asarray(state_or_seed).reshape(-1)
+    if philox_state:
+        return int(v[2]) & _U64, (int(v[0]) & _U64, int(v[1]) & _U64)
+    return key_counter_from_seed(v)
+
+
 def _register_stateless(op: str, infer, sample, attrs=()):
     """``op`` takes the inputs of ``infer`` and then the seed: a [2] int32/int64 tensor."""
     def stateless_infer(inputs, node_attrs):
@@ -320,18 +608,25 @@ def _register_stateless(op: str, infer, sample, attrs=()):
             raise InvalidArgumentError(
                 message=f"{op}: the seed must be an int32 or int64 tensor, got "
                         f"{'nothing' if seed is None else seed.dtype.name}")
-        if seed.shape.rank is not None and seed.shape.as_tuple() not in ((2,), (None,)):
+        want = (3,) if node_attrs.get("philox_state") else (2,)
+        if seed.shape.rank is not None and seed.shape.as_tuple() not in (want, (None,)):
             raise InvalidArgumentError(
                 message=f"seed must have shape [2], not {list(seed.shape.as_tuple())}")
         return infer(inputs[:-1], node_attrs)
 
-    def kernel(*inputs, **kwargs):
+    philox = _PHILOX_SAMPLERS.get(sample)
+
+    def kernel(*inputs, philox_state=False, **kwargs):
         seed = np.asarray(inputs[-1])
-        if seed.shape != (2,):
+        if seed.shape != ((3,) if philox_state else (2,)):
             raise InvalidArgumentError(message=f"seed must have shape [2], not {list(seed.shape)}")
+        if philox is not None:
+            return philox(*_key_counter_of(seed, philox_state), *inputs[:-1], **kwargs)
         return sample(_seed_generator(seed), *inputs[:-1], **kwargs)
 
-    register_op(op, stateless_infer, kernel, kernel_attrs=tuple(attrs))
+    # ``philox_state``: the last input is a Generator's state instead of a seed
+    register_op(op, stateless_infer, kernel,
+                kernel_attrs=tuple(attrs) + (("philox_state",) if philox else ()))
 
 
 _register_stateful("RandomUniform", _float_rule("RandomUniform"), _uniform, ("dtype",))

@@ -56,9 +56,10 @@ def _reduction_rule(op: str, allowed: str):
         expect_arity(op, inputs, 1)
         x = inputs[0]
         kind = "b" if x.dtype.is_bool else "s" if x.dtype.is_string else \
-            "f" if x.dtype.is_floating else "i"
+            "f" if x.dtype.is_floating else "c" if x.dtype.is_complex else "i"
         if kind not in allowed:
-            wanted = "bool" if allowed == "b" else "numeric"
+            wanted = "bool" if allowed == "b" else "real numeric" if "c" not in allowed \
+                else "numeric"
             fix = ("tf.cast(x, tf.bool) or compare first (x > 0)" if allowed == "b"
                    else "tf.cast(x, tf.int32) / tf.cast(x, tf.float32)")
             raise InvalidArgumentError(
@@ -116,9 +117,9 @@ def _all(x, axis=None, keep_dims=False):
 
 
 _REDUCTIONS = {
-    "Sum": (_sum, "fi"),
-    "Prod": (_prod, "fi"),
-    "Mean": (_mean, "fi"),
+    "Sum": (_sum, "fic"),
+    "Prod": (_prod, "fic"),
+    "Mean": (_mean, "fic"),
     "Max": (_extreme(np.max, "max"), "fi"),
     "Min": (_extreme(np.min, "min"), "fi"),
     "Any": (_any, "b"),
@@ -135,8 +136,9 @@ def _arg_rule(op: str):
     def infer(inputs, attrs):
         expect_arity(op, inputs, 1)
         x = inputs[0]
-        if not x.dtype.is_numeric:
-            raise InvalidArgumentError(message=f"{op} takes numeric tensors, got {x.dtype.name}")
+        if not x.dtype.is_real:
+            raise InvalidArgumentError(message=f"{op} takes real numeric tensors, got "
+                                               f"{x.dtype.name}")
         out = as_dtype(attrs.get("output_type", int64))
         if out not in (int32, int64):
             raise InvalidArgumentError(message=f"{op}: output_type must be int32 or int64")
@@ -172,7 +174,8 @@ def _scan_rule(op: str, allowed: str):
     def infer(inputs, attrs):
         expect_arity(op, inputs, 1)
         x = inputs[0]
-        kind = "f" if x.dtype.is_floating else "i" if x.dtype.is_integer else "x"
+        kind = "f" if x.dtype.is_floating else "i" if x.dtype.is_integer else \
+            "c" if x.dtype.is_complex else "x"
         if kind not in allowed:
             takes = "float" if allowed == "f" else "numeric"
             raise InvalidArgumentError(message=f"{op} takes {takes} tensors, got {x.dtype.name}")
@@ -209,8 +212,8 @@ def _logaddexp_accumulate(x, axis):
 
 
 _SCANS = {
-    "Cumsum": (_scan(lambda x, a: np.cumsum(x, axis=a, dtype=x.dtype), 0), "fi"),
-    "Cumprod": (_scan(lambda x, a: np.cumprod(x, axis=a, dtype=x.dtype), 1), "fi"),
+    "Cumsum": (_scan(lambda x, a: np.cumsum(x, axis=a, dtype=x.dtype), 0), "fic"),
+    "Cumprod": (_scan(lambda x, a: np.cumprod(x, axis=a, dtype=x.dtype), 1), "fic"),
     "CumulativeLogsumexp": (_scan(_logaddexp_accumulate, -np.inf), "f"),
 }
 for _name, (_kernel, _allowed) in _SCANS.items():
@@ -227,8 +230,10 @@ def _segment_rule(op: str, sorted_ids: bool):
     def infer(inputs, attrs):
         expect_arity(op, inputs, 2 if sorted_ids else 3)
         data, ids = inputs[0], inputs[1]
-        if not data.dtype.is_numeric:
-            raise InvalidArgumentError(message=f"{op} takes numeric data, got {data.dtype.name}")
+        ordered = "Max" in op or "Min" in op
+        if not (data.dtype.is_real if ordered else data.dtype.is_numeric):
+            raise InvalidArgumentError(message=f"{op} takes {'real ' if ordered else ''}numeric "
+                                               f"data, got {data.dtype.name}")
         if ids.dtype not in (int32, int64):
             raise InvalidArgumentError(
                 message=f"{op}: segment_ids must be int32 or int64, got {ids.dtype.name}")
@@ -288,7 +293,7 @@ def _segment_reduce(kind: str, data, ids, count: int, empty_fill=None):
         sizes = np.bincount(ids_kept.reshape(-1), minlength=count)[:count]
         sizes = sizes.reshape((count,) + (1,) * (out.ndim - 1))
         if kind == "Mean":
-            if out.dtype.kind == "f":
+            if out.dtype.kind in "fc":
                 out = (out / np.maximum(sizes, 1)).astype(data.dtype)
             else:  # integer mean truncates toward zero, as TensorFlow's
                 out = (np.sign(out) * (np.abs(out) // np.maximum(sizes, 1))).astype(data.dtype)
@@ -347,8 +352,8 @@ def _bincount_infer(inputs, attrs):
     arr, size, weights = inputs
     if arr.dtype != int32:
         raise InvalidArgumentError(message=f"Bincount: arr must be int32, got {arr.dtype.name}")
-    if not weights.dtype.is_numeric:
-        raise InvalidArgumentError(message="Bincount: weights must be numeric")
+    if not weights.dtype.is_real:
+        raise InvalidArgumentError(message="Bincount: weights must be real numbers")
     n = None if size.value is None else int(size.value)
     return [TensorType(weights.dtype, TensorShape([n]))]
 

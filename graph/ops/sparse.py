@@ -163,3 +163,462 @@ def _reorder(indices, values, dense_shape):
 
 
 register_op("SparseReorder", _reorder_infer, _reorder)
+
+
+# -- arithmetic and structure: SparseAdd, SparseTensorDenseAdd, SparseTensorDenseMatMul,
+#    SparseConcat, SparseSlice, SparseReduceSum/Max -----------------------------------------
+# Inputs that together make one sparse tensor come as (indices, values, dense_shape), as in
+# TensorFlow. Results with a data-dependent number of entries have an unknown first dimension.
+
+def _sparse_types(indices, values, rank) -> list:
+    return [TensorType(dtypes.int64, TensorShape([None, rank])),
+            TensorType(values.dtype, TensorShape([None])),
+            TensorType(dtypes.int64, TensorShape([rank]))]
+
+
+def _same_values_dtype(op: str, a, b, position: int) -> None:
+    if a.dtype != b.dtype:
+        raise _error(f"cannot compute {op} as input #{position}(zero-based) was expected to be a "
+                     f"{a.dtype.name} tensor but is a {b.dtype.name} tensor")
+
+
+def _match_shapes(op: str, a_shape, b_shape) -> None:
+    a, b = np.asarray(a_shape), np.asarray(b_shape)
+    if a.shape != b.shape:
+        raise _error(f"{op}: Operands do not have the same ranks; got {a.size} and {b.size}")
+    for d, (x, y) in enumerate(zip(a.tolist(), b.tolist())):
+        if x != y:
+            raise _error(f"Operands' shapes do not match: got {x} and {y} for dimension {d}")
+
+
+def _flat_ids(indices, shape) -> np.ndarray:
+    """Row-major positions of ``indices`` in ``shape`` (their canonical order)."""
+    if len(shape) == 0:
+        return np.zeros(len(indices), dtype=np.int64)
+    return np.ravel_multi_index(np.asarray(indices, dtype=np.int64).T, tuple(int(d) for d in shape))
+
+
+def _add_infer(inputs, attrs):
+    if len(inputs) != 7:
+        raise _error(f"SparseAdd takes 7 inputs, got {len(inputs)}")
+    a_i, a_v, a_s, b_i, b_v, b_s, _ = inputs
+    _check_sparse("SparseAdd", a_i, a_s)
+    _check_sparse("SparseAdd", b_i, b_s)
+    _same_values_dtype("SparseAdd", a_v, b_v, 4)
+    return _sparse_types(a_i, a_v, _rank_of(a_s) if _rank_of(a_s) is not None else _rank_of(b_s))
+
+
+def _add(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh):
+    _match_shapes("SparseAdd", a_shape, b_shape)
+    rank = np.size(a_shape)
+    indices = np.concatenate([np.reshape(a_indices, (-1, rank)),
+                              np.reshape(b_indices, (-1, rank))]).astype(np.int64)
+    values = np.concatenate([np.asarray(a_values), np.asarray(b_values)])
+    ids = _flat_ids(indices, a_shape)
+    unique, first, inverse, counts = np.unique(ids, return_index=True, return_inverse=True,
+                                               return_counts=True)
+    sums = np.zeros(len(unique), dtype=values.dtype)
+    np.add.at(sums, inverse.reshape(-1), values)
+    # as TensorFlow's kernel: only a sum of two entries is compared with ``thresh``
+    keep = (counts == 1) | (np.abs(sums) >= np.asarray(thresh))
+    return indices[first][keep], sums[keep], np.asarray(a_shape, dtype=np.int64).copy()
+
+
+register_op("SparseAdd", _add_infer, _add)
+
+
+def _dense_add_infer(inputs, attrs):
+    if len(inputs) != 4:
+        raise _error(f"SparseTensorDenseAdd takes 4 inputs, got {len(inputs)}")
+    indices, values, shape, b = inputs
+    _check_sparse("SparseTensorDenseAdd", indices, shape)
+    _same_values_dtype("SparseTensorDenseAdd", values, b, 3)
+    return [TensorType(b.dtype, b.shape)]
+
+
+def _dense_add(indices, values, shape, b):
+    b = np.asarray(b)
+    if tuple(np.asarray(shape).tolist()) != b.shape:
+        raise _error(f"Dimensions of A and B must match: a_shape = {np.asarray(shape).tolist()}, "
+                     f"b.shape = {list(b.shape)}")
+    out = b.copy()
+    np.add.at(out, tuple(np.asarray(indices, dtype=np.int64).reshape(-1, b.ndim).T), values)
+    return out
+
+
+register_op("SparseTensorDenseAdd", _dense_add_infer, _dense_add)
+
+
+def _matmul_infer(inputs, attrs):
+    if len(inputs) != 4:
+        raise _error(f"SparseTensorDenseMatMul takes 4 inputs, got {len(inputs)}")
+    indices, values, shape, b = inputs
+    _check_sparse("SparseTensorDenseMatMul", indices, shape)
+    _same_values_dtype("SparseTensorDenseMatMul", values, b, 3)
+    if b.shape.rank not in (None, 2):
+        raise _error(f"Tensor 'b' is not a matrix: shape {b.shape}")
+    a_dims = _shape_value(shape)
+    rows = None if a_dims is None else a_dims[1 if attrs.get("adjoint_a") else 0]
+    cols = None if b.shape.rank is None else b.shape.as_tuple()[0 if attrs.get("adjoint_b") else 1]
+    return [TensorType(values.dtype, TensorShape([rows, cols]))]
+
+
+def _matmul(indices, values, shape, b, adjoint_a=False, adjoint_b=False):
+    a_shape = [int(d) for d in np.asarray(shape).tolist()]
+    if len(a_shape) != 2:
+        raise _error(f"Tensor 'a_shape' is not a vector of length 2: got {a_shape}")
+    indices = np.asarray(indices, dtype=np.int64).reshape(-1, 2)
+    values, b = np.asarray(values), np.asarray(b)
+    if adjoint_a:
+        indices, a_shape, values = indices[:, ::-1], a_shape[::-1], np.conj(values)
+    if adjoint_b:
+        b = np.conj(b.T)
+    if a_shape[1] != b.shape[0]:
+        raise _error(f"Cannot multiply A and B because inner dimension does not match: "
+                     f"{a_shape[1]} vs. {b.shape[0]}.  Did you forget a transpose?  Dimensions "
+                     f"of A: [{a_shape[0]}, {a_shape[1]}).  Dimensions of B: "
+                     f"[{b.shape[0]},{b.shape[1]}]")
+    out = np.zeros((a_shape[0], b.shape[1]), dtype=values.dtype)
+    np.add.at(out, indices[:, 0], values[:, None] * b[indices[:, 1]])
+    return out
+
+
+register_op("SparseTensorDenseMatMul", _matmul_infer, _matmul,
+            kernel_attrs=("adjoint_a", "adjoint_b"))
+
+
+def _concat_infer(inputs, attrs):
+    n = len(inputs) // 3
+    if n < 2 or len(inputs) != 3 * n:
+        raise _error(f"SparseConcat takes N >= 2 sparse tensors (3 inputs each), got "
+                     f"{len(inputs)} inputs")
+    for k in range(1, n):
+        _same_values_dtype("SparseConcat", inputs[n], inputs[n + k], n + k)
+    for k in range(n):
+        _check_sparse("SparseConcat", inputs[k], inputs[2 * n + k])
+    return _sparse_types(inputs[0], inputs[n], _rank_of(inputs[2 * n]))
+
+
+def _concat(*inputs, concat_dim):
+    n = len(inputs) // 3
+    shapes = [np.asarray(s, dtype=np.int64) for s in inputs[2 * n:]]
+    rank = shapes[0].size
+    if not -rank <= concat_dim < rank:
+        raise _error(f"Concat dimension must be in range [{-rank}, {rank}), got {concat_dim}")
+    axis = concat_dim % rank
+    for k, s in enumerate(shapes[1:], 1):
+        if s.size != rank:
+            raise _error(f"Ranks of all input tensors must match: expected {rank} but got "
+                         f"{s.size} at position {k}")
+        for d in range(rank):
+            if d != axis and s[d] != shapes[0][d]:
+                raise _error(f"Input shapes must match: expected {shapes[0][d]} for dimension "
+                             f"{d} but got {s[d]} at position {k}")
+    offsets = np.cumsum([0] + [int(s[axis]) for s in shapes[:-1]])
+    parts = []
+    for k in range(n):
+        idx = np.asarray(inputs[k], dtype=np.int64).reshape(-1, rank).copy()
+        idx[:, axis] += offsets[k]
+        parts.append(idx)
+    indices = np.concatenate(parts)
+    values = np.concatenate([np.asarray(v) for v in inputs[n:2 * n]])
+    out_shape = shapes[0].copy()
+    out_shape[axis] = sum(int(s[axis]) for s in shapes)
+    order = np.argsort(_flat_ids(indices, out_shape), kind="stable")
+    return indices[order], values[order], out_shape
+
+
+register_op("SparseConcat", _concat_infer, _concat, kernel_attrs=("concat_dim",))
+
+
+def _slice_infer(inputs, attrs):
+    if len(inputs) != 5:
+        raise _error(f"SparseSlice takes 5 inputs, got {len(inputs)}")
+    indices, values, shape, start, size = inputs
+    _check_sparse("SparseSlice", indices, shape)
+    _check_int_input("SparseSlice", start, "start", rank=1)
+    _check_int_input("SparseSlice", size, "size", rank=1)
+    return _sparse_types(indices, values, _rank_of(shape))
+
+
+def _slice(indices, values, shape, start, size):
+    shape = np.asarray(shape, dtype=np.int64)
+    rank = shape.size
+    for what, v in (("start", start), ("size", size)):
+        if np.size(v) != rank:
+            raise _error(f"Expected {what} to be a vector of length {rank} but got length "
+                         f"{np.size(v)}")
+    start = np.minimum(np.asarray(start, dtype=np.int64), shape)
+    stop = np.minimum(start + np.asarray(size, dtype=np.int64), shape)
+    indices = np.asarray(indices, dtype=np.int64).reshape(-1, rank)
+    keep = np.all((indices >= start) & (indices < stop), axis=1)
+    return indices[keep] - start, np.asarray(values)[keep], stop - start
+
+
+register_op("SparseSlice", _slice_infer, _slice)
+
+
+def _reduce_infer(op: str):
+    def infer(inputs, attrs):
+        if len(inputs) != 4:
+            raise _error(f"{op} takes 4 inputs, got {len(inputs)}")
+        indices, values, shape, axes = inputs
+        _check_sparse(op, indices, shape)
+        _check_int_input(op, axes, "reduction_axes")
+        dims, axes_value = _shape_value(shape), _shape_value(axes)
+        if dims is None or axes_value is None or None in dims:
+            return [TensorType(values.dtype, TensorShape(None))]
+        return [TensorType(values.dtype, TensorShape(_reduced_shape(op, dims, axes_value,
+                                                                     attrs.get("keep_dims"))))]
+    return infer
+
+
+def _reduced_axes(op: str, rank: int, axes) -> list:
+    out = []
+    for a in np.asarray(axes).reshape(-1).tolist():
+        if not -rank <= a < rank:
+            raise _error(f"{op}: Invalid reduction dimension {a}, for input with {rank} "
+                         "dimensions.")
+        out.append(a % rank)
+    return sorted(set(out))
+
+
+def _reduced_shape(op: str, dims, axes, keep_dims) -> list:
+    axes = _reduced_axes(op, len(dims), axes)
+    return [1 if d in axes else n for d, n in enumerate(dims) if keep_dims or d not in axes]
+
+
+def _reduce_kernel(ufunc, op: str):
+    """Reduces the entries present only (an output no entry reaches is zero, as in TF)."""
+    def kernel(indices, values, shape, axes, keep_dims=False):
+        dims = [int(d) for d in np.asarray(shape).tolist()]
+        kept = [d for d in range(len(dims)) if d not in _reduced_axes(op, len(dims), axes)]
+        values = np.asarray(values)
+        out_dims = [dims[d] for d in kept]
+        out = np.zeros(out_dims, dtype=values.dtype)
+        idx = np.asarray(indices, dtype=np.int64).reshape(-1, len(dims))[:, kept]
+        ids = _flat_ids(idx, out_dims)
+        unique, inverse = np.unique(ids, return_inverse=True)
+        acc = np.zeros(len(unique), dtype=values.dtype)
+        first = np.zeros(len(unique), dtype=np.int64)
+        first[inverse.reshape(-1)[::-1]] = np.arange(len(ids))[::-1]
+        acc[:] = values[first]  # start from each group's first value (max needs no identity)
+        rest = np.ones(len(ids), dtype=bool)
+        rest[first] = False
+        ufunc.at(acc, inverse.reshape(-1)[rest], values[rest])
+        out.reshape(-1)[unique] = acc
+        if keep_dims:
+            out = out.reshape(_reduced_shape(op, dims, axes, True))
+        return out
+    return kernel
+
+
+for _op, _ufunc in (("SparseReduceSum", np.add), ("SparseReduceMax", np.maximum)):
+    register_op(_op, _reduce_infer(_op), _reduce_kernel(_ufunc, _op), kernel_attrs=("keep_dims",))
+
+
+# -- sparse tensors as dataset elements: SparseToVariant(s), SparseFromVariants ---------------
+# A dataset carries a sparse element as one ``variant`` component whose items are
+# ``SparseValue`` items, so batching stacks them and unbatching splits
+# them like any component (TensorFlow serializes sparse elements to variants likewise).
+# ``SparseFromVariants`` reads a variant of any shape S as one sparse tensor of shape
+# S + (the largest dense shape of the items), the way ``tf.io.deserialize_many_sparse`` does;
+# its ``rank`` attr is that result's rank (None: taken from the items).
+
+class SparseValue:
+    """One sparse tensor as a variant item (a class, so numpy keeps it whole in arrays)."""
+    __slots__ = ("indices", "values", "dense_shape")
+
+    def __init__(self, indices, values, dense_shape):
+        self.indices = np.asarray(indices, dtype=np.int64)
+        self.values = np.asarray(values)
+        self.dense_shape = np.asarray(dense_shape, dtype=np.int64)
+
+    def __iter__(self):
+        return iter((self.indices, self.values, self.dense_shape))
+
+
+def _to_variant_infer(op: str):
+    def infer(inputs, attrs):
+        if len(inputs) != 3:
+            raise _error(f"{op} takes 3 inputs, got {len(inputs)}")
+        indices, values, dense_shape = inputs
+        _check_sparse(op, indices, dense_shape)
+        return [TensorType(dtypes.variant, TensorShape([] if op == "SparseToVariant" else [None]))]
+    return infer
+
+
+def _to_variant(indices, values, dense_shape):
+    out = np.empty((), dtype=object)
+    out[()] = SparseValue(indices, values, dense_shape)
+    return out
+
+
+def _to_variants(indices, values, dense_shape):
+    """One triple per row (index along the first dimension) of a rank >= 1 sparse tensor."""
+    indices, values, dense_shape = SparseValue(indices, values, dense_shape)
+    if dense_shape.size == 0:
+        raise _error("Cannot slice a scalar SparseTensor into rows")
+    indices = indices.reshape(-1, dense_shape.size)
+    out = np.empty(int(dense_shape[0]), dtype=object)
+    rows = indices[:, 0]
+    for i in range(out.size):
+        mine = rows == i
+        out[i] = SparseValue(indices[mine, 1:], values[mine], dense_shape[1:].copy())
+    return out
+
+
+register_op("SparseToVariant", _to_variant_infer("SparseToVariant"), _to_variant)
+register_op("SparseToVariants", _to_variant_infer("SparseToVariants"), _to_variants)
+
+
+def _from_variants_infer(inputs, attrs):
+    if len(inputs) != 1 or inputs[0].dtype != dtypes.variant:
+        raise _error("SparseFromVariants takes one variant tensor")
+    rank = attrs["rank"]
+    return [TensorType(dtypes.int64, TensorShape([None, rank])),
+            TensorType(attrs["dtype"], TensorShape([None])),
+            TensorType(dtypes.int64, TensorShape([rank]))]
+
+
+def _from_variants(variants, dtype, rank):
+    variants = np.asarray(variants, dtype=object)
+    items = variants.reshape(-1)
+    if rank is None:
+        rank = variants.ndim + (items[0].dense_shape.size if items.size else 0)
+    rank -= variants.ndim  # the rank of each item
+    inner = np.zeros(rank, dtype=np.int64)
+    for _, _, shape in items:
+        if shape.size != rank:
+            raise _error(f"Inconsistent rank across SparseTensors: rank prior to SparseTensor "
+                         f"was: {rank} but rank of this SparseTensor is: {shape.size}")
+        inner = np.maximum(inner, shape)
+    outer = np.array(variants.shape, dtype=np.int64)
+    positions = np.array(np.unravel_index(np.arange(items.size), variants.shape),
+                         dtype=np.int64).T.reshape(items.size, outer.size) if outer.size \
+        else np.zeros((items.size, 0), dtype=np.int64)
+    parts = [np.concatenate([np.repeat(positions[k:k + 1], len(v), axis=0),
+                             idx.reshape(-1, rank)], axis=1)
+             for k, (idx, v, _) in enumerate(items)]
+    indices = np.concatenate(parts) if parts else np.zeros((0, outer.size + rank), np.int64)
+    values = np.concatenate([v for _, v, _ in items]) if items.size else \
+        np.zeros(0, dtype=dtype.numpy_dtype)
+    return indices, values.astype(dtype.numpy_dtype, copy=False), np.concatenate([outer, inner])
+
+
+register_op("SparseFromVariants", _from_variants_infer, _from_variants,
+            kernel_attrs=("dtype", "rank"))
+
+
+# -- SparseReshape, SparseFillEmptyRows, SparseSparseMaximum/Minimum ----------------------------
+
+def _reshape_infer(inputs, attrs):
+    if len(inputs) != 3:
+        raise _error(f"SparseReshape takes 3 inputs, got {len(inputs)}")
+    indices, shape, new_shape = inputs
+    _check_sparse("SparseReshape", indices, shape)
+    _check_int_input("SparseReshape", new_shape, "new_shape", rank=1)
+    rank = None if new_shape.shape.rank is None else new_shape.shape.as_tuple()[0]
+    return [TensorType(dtypes.int64, TensorShape([indices.shape[0] if indices.shape.rank == 2
+                                                  else None, rank])),
+            TensorType(dtypes.int64, TensorShape([rank]))]
+
+
+def _reshape(indices, shape, new_shape):
+    shape = np.asarray(shape, dtype=np.int64)
+    new = np.asarray(new_shape, dtype=np.int64).copy()
+    unknown = np.flatnonzero(new == -1)
+    if unknown.size > 1:
+        raise _error(f"only one output dimension may be -1, not both {unknown[0]} and "
+                     f"{unknown[1]}")
+    total = int(np.prod(shape))
+    known = int(np.prod(new[new != -1]))
+    if unknown.size:
+        if known == 0 or total % known:
+            raise _error(f"Input to reshape is a tensor with {total} dense values, but the "
+                         f"requested shape requires a multiple of {known}. input_shape="
+                         f"[{','.join(map(str, shape))}] output_shape=[{','.join(map(str, new))}]")
+        new[unknown[0]] = total // known
+    elif known != total:
+        raise _error(f"Input to reshape is a tensor with {total} dense values, but the requested "
+                     f"shape has {known}. input_shape=[{','.join(map(str, shape))}] output_shape="
+                     f"[{','.join(map(str, new))}]")
+    flat = _flat_ids(np.asarray(indices).reshape(-1, shape.size), shape)
+    out = np.array(np.unravel_index(flat, tuple(new)), dtype=np.int64).T if new.size else \
+        np.zeros((flat.size, 0), dtype=np.int64)
+    return out.reshape(flat.size, new.size), new
+
+
+register_op("SparseReshape", _reshape_infer, _reshape)
+
+
+def _fill_empty_rows_infer(inputs, attrs):
+    if len(inputs) != 4:
+        raise _error(f"SparseFillEmptyRows takes 4 inputs, got {len(inputs)}")
+    indices, values, shape, default = inputs
+    _check_sparse("SparseFillEmptyRows", indices, shape)
+    _same_values_dtype("SparseFillEmptyRows", values, default, 3)
+    if default.shape.rank not in (None, 0):
+        raise _error(f"SparseFillEmptyRows: default_value must be a scalar, got {default.shape}")
+    dims = _shape_value(shape)
+    return [TensorType(dtypes.int64, TensorShape([None, _rank_of(shape)])),
+            TensorType(values.dtype, TensorShape([None])),
+            TensorType(dtypes.bool_, TensorShape([None if dims is None else dims[0]])),
+            TensorType(dtypes.int64, TensorShape([values.shape[0] if values.shape.rank == 1
+                                                  else None]))]
+
+
+def _fill_empty_rows(indices, values, shape, default_value):
+    """Each empty row gets one entry ``[row, 0, ...] = default_value``; entries stay in row
+    order (stable within a row)."""
+    shape = np.asarray(shape, dtype=np.int64)
+    indices = np.asarray(indices, dtype=np.int64).reshape(-1, shape.size)
+    values = np.asarray(values)
+    rows = int(shape[0])
+    empty = np.ones(rows, dtype=bool)
+    empty[indices[:, 0]] = False
+    fill = np.zeros((int(empty.sum()), shape.size), dtype=np.int64)
+    fill[:, 0] = np.flatnonzero(empty)
+    all_indices = np.concatenate([indices, fill])
+    all_values = np.concatenate([values, np.full(len(fill), default_value, dtype=values.dtype)])
+    order = np.argsort(all_indices[:, 0], kind="stable")
+    reverse = np.empty(len(all_indices), dtype=np.int64)
+    reverse[order] = np.arange(len(all_indices))
+    return all_indices[order], all_values[order], empty, reverse[:len(indices)]
+
+
+register_op("SparseFillEmptyRows", _fill_empty_rows_infer, _fill_empty_rows)
+
+
+def _sparse_sparse_infer(op: str):
+    def infer(inputs, attrs):
+        if len(inputs) != 6:
+            raise _error(f"{op} takes 6 inputs, got {len(inputs)}")
+        a_i, a_v, a_s, b_i, b_v, b_s = inputs
+        _check_sparse(op, a_i, a_s)
+        _check_sparse(op, b_i, b_s)
+        _same_values_dtype(op, a_v, b_v, 4)
+        return _sparse_types(a_i, a_v, _rank_of(a_s))[:2]
+    return infer
+
+
+def _sparse_sparse_kernel(ufunc, op: str):
+    """``ufunc`` on the union of both entries, a missing entry counting as zero."""
+    def kernel(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+        _match_shapes(op, a_shape, b_shape)
+        rank = np.size(a_shape)
+        a_indices = np.asarray(a_indices, dtype=np.int64).reshape(-1, rank)
+        b_indices = np.asarray(b_indices, dtype=np.int64).reshape(-1, rank)
+        a_ids, b_ids = _flat_ids(a_indices, a_shape), _flat_ids(b_indices, a_shape)
+        ids, first = np.unique(np.concatenate([a_ids, b_ids]), return_index=True)
+        indices = np.concatenate([a_indices, b_indices])[first]
+        dtype = np.asarray(a_values).dtype
+        a_dense, b_dense = np.zeros(len(ids), dtype), np.zeros(len(ids), dtype)
+        a_dense[np.searchsorted(ids, a_ids)] = a_values
+        b_dense[np.searchsorted(ids, b_ids)] = b_values
+        return indices, ufunc(a_dense, b_dense)
+    return kernel
+
+
+for _op, _ufunc in (("SparseSparseMaximum", np.maximum), ("SparseSparseMinimum", np.minimum)):
+    register_op(_op, _sparse_sparse_infer(_op), _sparse_sparse_kernel(_ufunc, _op))

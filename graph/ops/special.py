@@ -279,8 +279,8 @@ _PREDICATES = {"IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite}
 # name: (kernel, allowed kinds)
 _BINARY = {
     "Atan2": (np.arctan2, "f"),
-    "Xlogy": (_xlogy, "f"), "Xlog1py": (_xlog1py, "f"), "Xdivy": (_xdivy, "f"),
-    "DivNoNan": (_div_no_nan, "f"), "MulNoNan": (_mul_no_nan, "f"),
+    "Xlogy": (_xlogy, "fc"), "Xlog1py": (_xlog1py, "fc"), "Xdivy": (_xdivy, "fc"),
+    "DivNoNan": (_div_no_nan, "fc"), "MulNoNan": (_mul_no_nan, "fc"),
     "NextAfter": (np.nextafter, "f"),
     "Igamma": (_float64(igamma), "f"), "Igammac": (_float64(igammac), "f"),
     "TruncateDiv": (_truncate_div, "fi"), "TruncateMod": (_truncate_mod, "fi"),
@@ -309,8 +309,12 @@ def _nextafter_rule():
     return infer
 
 
+_COMPLEX_TOO = {"Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
+                "Log1p", "Expm1", "Reciprocal"}  # TensorFlow also has complex kernels for these
+
 for _name, _kernel in _UNARY.items():
-    register_op(_name, unary_rule(_name, "f", _FLOAT_HINT), _kernel)
+    register_op(_name, unary_rule(_name, "fc" if _name in _COMPLEX_TOO else "f", _FLOAT_HINT),
+                _kernel)
 for _name, _kernel in _PREDICATES.items():
     register_op(_name, _predicate_rule(_name), _kernel)
 for _name, (_kernel, _allowed) in _BINARY.items():

@@ -72,6 +72,8 @@ def format_element(v, print_v2: bool = True) -> str:
         return _format_float(v, 15, 17, np.float64)
     if isinstance(v, (np.floating,)):  # float32 and float16 print as float32
         return _format_float(np.float32(v), 6, 9, np.float32)
+    if isinstance(v, (np.complexfloating, complex)):
+        return "?"  # TensorFlow's PrintOneElement has no case for complex numbers
     return str(int(v))
 
 
@@ -254,7 +256,7 @@ def _to_number_infer(inputs, attrs):
     expect_arity("StringToNumber", inputs, 1)
     _expect_string("StringToNumber", inputs[0])
     out = as_dtype(attrs["out_type"])
-    if not out.is_numeric:
+    if not out.is_real:
         raise InvalidArgumentError(message=f"StringToNumber: out_type must be numeric, got {out.name}")
     return [TensorType(out, inputs[0].shape)]
 

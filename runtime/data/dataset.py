@@ -13,6 +13,7 @@ Python loop eagerly, one ``while_loop`` over an iterator when staged.
 """
 from __future__ import annotations
 
+import os
 import weakref
 from typing import Callable
 
@@ -24,6 +25,7 @@ from graph.shapes import TensorShape
 from runtime import context
 from runtime.data import structure
 from runtime.data.iterator import OwnedIterator, staged_for
+from runtime.ops import random_ops
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.tensor_spec import TensorSpec
@@ -83,7 +85,7 @@ class Dataset:
         return self._element_spec
 
     def __repr__(self) -> str:
-        return f"<{self._kind} element_spec={self._element_spec!r}>"
+        return f"<_{self._kind} element_spec={self._element_spec!r}>"  # TF's class names
 
     def __bool__(self) -> bool:
         return True
@@ -152,14 +154,15 @@ class Dataset:
                 raise ValueError(f"Unbatching a tensor is only supported for rank >= 1, got "
                                  f"{t!r} (from_tensor_slices slices along the first dimension; "
                                  "use from_tensors for a single element)")
-        spec = structure.pack(values, [TensorSpec(t.shape[1:], t.dtype) for t in flat])
-        return Dataset("TensorSliceDataset", flat, {}, spec, "TensorSliceDataset")
+        spec = structure.pack(values, [_unbatched(structure.spec_of(t)) for t in flat])
+        return Dataset("TensorSliceDataset", structure.components(values, rows=True), {}, spec,
+                       "TensorSliceDataset")
 
     @staticmethod
     def from_tensors(tensors, name=None) -> "Dataset":
         values = structure.to_tensors(tensors)
-        return Dataset("TensorDataset", structure.flatten(values), {}, structure.spec_of(values),
-                       "TensorDataset")
+        return Dataset("TensorDataset", structure.components(values), {},
+                       structure.spec_of(values), "TensorDataset")
 
     @staticmethod
     def range(*args, output_type=dtypes.int64, name=None) -> "Dataset":
@@ -201,6 +204,11 @@ class Dataset:
                         "output_shapes": structure.flat_shapes(spec)}, spec, "FlatMapDataset")
 
     @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None) -> "Dataset":
+        """``start``, ``start + step``, ... without end."""
+        return counter(start, step, dtype)
+
+    @staticmethod
     def zip(*datasets, name=None) -> "Dataset":
         """Elements are structures of one element of each dataset (shortest wins)."""
         nested = datasets[0] if len(datasets) == 1 and not isinstance(datasets[0], Dataset) \
@@ -215,9 +223,13 @@ class Dataset:
     # -- transformations ----------------------------------------------------------------------
     def map(self, map_func: Callable, num_parallel_calls=None, deterministic=None,
             name=None) -> "Dataset":
+        return self._mapped(map_func)
+
+    def _mapped(self, map_func: Callable, spec=None) -> "Dataset":
+        """``map``; a given ``spec`` says what the flat tensors ``map_func`` returns are."""
         traced = structure.trace(map_func, self._element_spec, "Dataset_map")
         return Dataset("MapDataset", [self] + traced.captured, {"f": traced.graph},
-                       traced.output_spec, "MapDataset")
+                       traced.output_spec if spec is None else spec, "MapDataset")
 
     def filter(self, predicate: Callable, name=None) -> "Dataset":
         traced = structure.trace(predicate, self._element_spec, "Dataset_filter")
@@ -235,11 +247,169 @@ class Dataset:
         drop = convert_to_tensor(drop_remainder, dtype=dtypes.bool_)
         static = _static(size) if _static(drop) else None
         spec = structure.pack(self._element_spec, [
-            TensorSpec(TensorShape([static] + (s.shape.as_list() if s.shape.rank is not None
-                                               else [])) if s.shape.rank is not None
-                       else TensorShape(None), s.dtype)
-            for s in structure.flatten(self._element_spec)])
+            _batched(s, static) for s in structure.flatten(self._element_spec)])
         return Dataset("BatchDatasetV2", [self, size, drop], {}, spec, "BatchDataset")
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None) -> "Dataset":
+        """Batches of elements padded to ``padded_shapes`` (default: each component's shape;
+        a None dimension pads to the longest in the batch) with ``padding_values`` (0, b"")."""
+        specs = structure.flatten(self._element_spec)
+        if any(s.shape.rank is None for s in specs) and padded_shapes is None:
+            raise ValueError("You must provide `padded_shapes` argument because component has "
+                             "unknown rank.")
+        shapes = [s.shape for s in specs] if padded_shapes is None else [
+            TensorShape(p) for p in structure.flatten_up_to(self._element_spec, padded_shapes,
+                                                            "padded_shapes")]
+        for spec, shape in zip(specs, shapes):
+            if not _can_pad(spec.shape, shape):
+                raise ValueError(f"The padded shape {shape} is not compatible with the shape "
+                                 f"{spec.shape} of the corresponding input component.")
+        values = [None] * len(specs) if padding_values is None else \
+            structure.flatten_up_to(self._element_spec, padding_values, "padding_values")
+        pads = [convert_to_tensor((b"" if s.dtype.is_string else 0) if v is None else v,
+                                  dtype=s.dtype) for s, v in zip(specs, values)]
+        size = convert_to_tensor(batch_size, dtype_hint=dtypes.int64)
+        drop = convert_to_tensor(drop_remainder, dtype=dtypes.bool_)
+        static = _static(size) if _static(drop) else None
+        spec = structure.pack(self._element_spec, [
+            TensorSpec(TensorShape([static] + shape.as_list()), s.dtype)
+            for s, shape in zip(specs, shapes)])
+        attrs = {"padded_shapes": tuple(tuple(shape.as_list()) for shape in shapes)}
+        return Dataset("PaddedBatchDatasetV2", [self, size, drop] + pads, attrs, spec,
+                       "PaddedBatchDataset")
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64,
+                     name=None) -> "Dataset":
+        """``batch`` where elements may differ in shape: a component whose shape has unknown
+        dimensions becomes ragged up to its last unknown one (a RaggedTensor of
+        ``ragged_rank`` = that axis, carried as one variant), so the batch stacks it as one
+        more ragged dimension. Components of known shape batch as ``batch`` does."""
+        from runtime.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+
+        def ragged_rank(s):
+            if type(s) is not TensorSpec or s.shape.rank is None or \
+                    s.shape.is_fully_defined():
+                return None
+            return max(i for i, d in enumerate(s.shape.as_list()) if d is None)
+
+        specs = structure.flatten(self._element_spec)
+        ranks = [ragged_rank(s) for s in specs]
+        if any(k is not None for k in ranks):
+            out_specs = [s if k is None else
+                         RaggedTensorSpec(s.shape, s.dtype, k, row_splits_dtype)
+                         for s, k in zip(specs, ranks)]
+
+            def to_ragged(*x):
+                leaves = structure.flatten(x[0] if len(x) == 1 else x)
+                return [t if k is None else RaggedTensorSpec._to_variant(
+                    t if k == 0 else RaggedTensor.from_tensor(
+                        t, ragged_rank=k, row_splits_dtype=row_splits_dtype))
+                    for t, k in zip(leaves, ranks)]
+            source = self._mapped(to_ragged, structure.pack(self._element_spec, out_specs))
+        else:
+            source = self
+        return source.batch(batch_size, drop_remainder)
+
+    def unbatch(self, name=None) -> "Dataset":
+        """The rows of each element: every component is split along its first dimension."""
+        specs = structure.flatten(self._element_spec)
+        if any(s.shape.rank == 0 for s in specs):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        spec = structure.pack(self._element_spec, [_unbatched(s) for s in specs])
+        source = self
+        if any(hasattr(s, "_to_variant") for s in specs):
+            # a sparse element may be one variant item (made by a map): one item per row
+            source = self._mapped(lambda *x: structure.components(
+                x[0] if len(x) == 1 else x, rows=True), self._element_spec)
+        return Dataset("UnbatchDataset", [source], {}, spec, "UnbatchDataset")
+
+    def apply(self, transformation_func: Callable) -> "Dataset":
+        """``transformation_func(self)``, which must return a Dataset."""
+        out = transformation_func(self)
+        if not isinstance(out, Dataset):
+            raise TypeError(f"`transformation_func` must return a `tf.data.Dataset` object. "
+                            f"Got {type(out)}.")
+        return out
+
+    def _trace_dataset_fn(self, map_func: Callable, name: str):
+        """Traces ``map_func`` (element -> Dataset) into a function returning its variant."""
+        made = []
+
+        def variant_of(*args):
+            ds = map_func(*args)
+            if not isinstance(ds, Dataset):
+                raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
+                                f"{type(ds)!r}.")
+            made.append(ds.element_spec)
+            return ds._variant()
+        traced = structure.trace(variant_of, self._element_spec, name)
+        return traced, made[0]
+
+    def flat_map(self, map_func: Callable, name=None) -> "Dataset":
+        """The elements of ``map_func(element)`` (a Dataset) for each element, in order."""
+        traced, spec = self._trace_dataset_fn(map_func, "Dataset_flat_map")
+        return Dataset("FlatMapDataset", [self] + traced.captured, {"f": traced.graph}, spec,
+                       "FlatMapDataset")
+
+    def interleave(self, map_func: Callable, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None) -> "Dataset":
+        """``cycle_length`` datasets of ``map_func`` read in turn, ``block_length`` elements
+        each (cycle_length defaults to the number of CPU cores, as TensorFlow's AUTOTUNE)."""
+        traced, spec = self._trace_dataset_fn(map_func, "Dataset_interleave")
+        if cycle_length is None or cycle_length == AUTOTUNE:
+            cycle_length = os.cpu_count() or 1
+        sizes = [convert_to_tensor(cycle_length, dtype=dtypes.int64),
+                 convert_to_tensor(1 if block_length is None else block_length,
+                                   dtype=dtypes.int64)]
+        return Dataset("InterleaveDataset", [self] + traced.captured + sizes,
+                       {"f": traced.graph}, spec, "InterleaveDataset")
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False,
+               name=None) -> "Dataset":
+        """Datasets of ``size`` elements ``stride`` apart, a new one every ``shift`` (default
+        ``size``) elements; a structured element gives a structure of datasets."""
+        sizes = [convert_to_tensor(v, dtype=dtypes.int64)
+                 for v in (size, size if shift is None else shift, stride)]
+        spec = structure.pack(self._element_spec, [
+            DatasetSpec(s) for s in structure.flatten(self._element_spec)])
+        return Dataset("WindowDataset", [self] + sizes + [
+            convert_to_tensor(drop_remainder, dtype=dtypes.bool_)], {}, spec, "WindowDataset")
+
+    def shard(self, num_shards, index, name=None) -> "Dataset":
+        """Every ``num_shards``-th element, starting at element ``index``."""
+        return Dataset("ShardDataset", [self, convert_to_tensor(num_shards, dtype=dtypes.int64),
+                                        convert_to_tensor(index, dtype=dtypes.int64)], {},
+                       self._element_spec, "ShardDataset")
+
+    def cache(self, filename="", name=None) -> "Dataset":
+        """The elements kept in memory by the first complete pass, replayed after it."""
+        if filename:
+            raise ValueError("Dataset.cache keeps elements in memory only; a `filename` is "
+                             "not supported")
+        return Dataset("CacheDataset", [self], {}, self._element_spec, "CacheDataset")
+
+    def scan(self, initial_state, scan_func: Callable, name=None) -> "Dataset":
+        """``scan_func(state, element) -> (new_state, output)`` over the elements: a map
+        that carries ``state`` (whose structure and dtypes must stay the same)."""
+        state = structure.to_tensors(initial_state)
+        state_spec = structure.spec_of(state)
+        traced = structure.trace(lambda *args: _scan_step(scan_func, state_spec, *args),
+                                 self._element_spec, "Dataset_scan", (state_spec,))
+        flat_state = structure.components(state)
+        out_spec = traced.output_spec[1]
+        return Dataset("ScanDataset", [self] + flat_state + traced.captured + [
+            convert_to_tensor(len(flat_state), dtype=dtypes.int64)], {"f": traced.graph},
+            out_spec, "ScanDataset")
+
+    def get_single_element(self, name=None):
+        """The dataset's only element (InvalidArgumentError when it has none or several)."""
+        spec = self._element_spec
+        out = apply_op("DatasetToSingleElement", [self._variant()],
+                       {"output_types": structure.flat_types(spec),
+                        "output_shapes": structure.flat_shapes(spec)},
+                       name="DatasetToSingleElement")
+        return structure.pack(spec, list(out) if isinstance(out, tuple) else [out])
 
     def take(self, count, name=None) -> "Dataset":
         return self._unary("TakeDataset", count)
@@ -256,9 +426,12 @@ class Dataset:
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None,
                 name=None) -> "Dataset":
-        """TensorFlow's buffered shuffle; a ``seed`` makes the first pass reproducible."""
+        """TensorFlow's buffered shuffle, with its seeds (``tf.random.set_seed``'s rules) and
+        values: a ``seed`` makes the passes repeat from one program run to the next."""
+        seed, seed2 = random_ops.get_seed(seed)
         inputs = [self, convert_to_tensor(buffer_size, dtype_hint=dtypes.int64),
-                  convert_to_tensor(-1 if seed is None else seed, dtype_hint=dtypes.int64)]
+                  convert_to_tensor(seed, dtype=dtypes.int64),
+                  convert_to_tensor(seed2, dtype=dtypes.int64)]
         reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
         return Dataset("ShuffleDataset", inputs, {"reshuffle_each_iteration": reshuffle},
                        self._element_spec, "ShuffleDataset")
@@ -285,6 +458,114 @@ class Dataset:
     def _unary(self, op: str, count) -> "Dataset":
         return Dataset(op, [self, convert_to_tensor(count, dtype_hint=dtypes.int64)], {},
                        self._element_spec, op)
+
+
+class DatasetSpec(TensorSpec):
+    """``tf.data.DatasetSpec``: the type of a dataset-valued element (one ``variant``)."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        super().__init__(TensorShape(dataset_shape), dtypes.variant)
+        self._element_spec = element_spec
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    def _from_variant(self, variant: Tensor) -> Dataset:
+        return Dataset(None, [], {}, self._element_spec, "VariantDataset", variant=variant)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, DatasetSpec) and other._element_spec == self._element_spec
+
+    def __hash__(self) -> int:
+        return hash(("DatasetSpec", repr(self._element_spec)))
+
+    def __repr__(self) -> str:
+        return f"DatasetSpec({self._element_spec!r}, TensorShape({self.shape.as_list()}))"
+
+
+class TextLineDataset(Dataset):
+    """``tf.data.TextLineDataset``: the lines of text files (without line endings), file by
+    file. Files are read when iterated, by every pass."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None,
+                 num_parallel_reads=None, name=None):
+        if compression_type not in (None, ""):
+            raise ValueError(f"TextLineDataset reads uncompressed files only, got "
+                             f"compression_type={compression_type!r}")
+        names = convert_to_tensor(filenames, dtype=dtypes.string)
+        if names.shape.rank not in (None, 0, 1):
+            raise TypeError("`filenames` must be a `tf.Tensor` of `tf.string` of rank 0 or 1")
+        super().__init__("TextLineDataset", [names], {}, TensorSpec(TensorShape([]),
+                                                                     dtypes.string),
+                         "TextLineDataset")
+
+    def __repr__(self) -> str:
+        return f"<TextLineDatasetV2 element_spec={self.element_spec!r}>"
+
+
+def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64):
+    """``tf.data.experimental.dense_to_ragged_batch``: ``Dataset.ragged_batch`` for ``apply``."""
+    return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
+
+
+def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64):
+    """``tf.data.experimental.dense_to_ragged_batch``: ``Dataset.ragged_batch`` for ``apply``."""
+    return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
+
+
+def counter(start=0, step=1, dtype=dtypes.int64, name=None) -> Dataset:
+    """``tf.data.experimental.Counter``: ``start``, ``start + step``, ... without end."""
+    dtype = dtypes.as_dtype(dtype)
+    start = convert_to_tensor(start, dtype=dtype)
+    step = convert_to_tensor(step, dtype=dtype)
+    return Dataset("CounterDataset", [start, step], {}, TensorSpec(TensorShape([]), dtype),
+                   "CounterDataset")
+
+
+def _scan_step(scan_func: Callable, state_spec, state, *element):
+    """One scan step, checking that the new state keeps the state's structure and dtypes."""
+    result = scan_func(state, *element)
+    if not isinstance(result, (tuple, list)) or len(result) != 2:
+        raise TypeError(f"The scan function must return a pair (new_state, output), got "
+                        f"{result!r}")
+    new_state, output = result
+    new_spec = structure.spec_of(structure.to_tensors(new_state))
+    old, new = structure.flatten(state_spec), structure.flatten(new_spec)
+    if len(old) != len(new) or any(a.dtype != b.dtype for a, b in zip(old, new)):
+        raise TypeError(f"The element types for the new state must match the initial state. "
+                        f"Expected {state_spec!r}; got {new_spec!r}.")
+    return new_state, output
+
+
+def _batched(spec, batch_size):
+    """The spec of a batch of ``batch_size`` (None: unknown) elements of ``spec``: a
+    composite's spec says (``_batch``: a RaggedTensorSpec gains a ragged dimension), else the
+    shape gains a dimension."""
+    if hasattr(spec, "_batch"):
+        return spec._batch(batch_size)
+    shape = TensorShape(None) if spec.shape.rank is None else \
+        TensorShape([batch_size] + spec.shape.as_list())
+    return spec._with_shape(shape) if hasattr(spec, "_to_variant") else \
+        TensorSpec(shape, spec.dtype)
+
+
+def _unbatched(spec):
+    """The spec of the rows of elements of ``spec`` (``_unbatch`` for composites that have it)."""
+    if hasattr(spec, "_unbatch"):
+        return spec._unbatch()
+    shape = TensorShape(None) if spec.shape.rank is None else \
+        TensorShape(spec.shape.as_list()[1:])
+    return spec._with_shape(shape) if hasattr(spec, "_to_variant") else \
+        TensorSpec(shape, spec.dtype)
+
+
+def _can_pad(shape: TensorShape, padded: TensorShape) -> bool:
+    """Whether elements of ``shape`` fit in ``padded`` (same rank, no known dim larger)."""
+    if shape.rank is None or padded.rank is None:
+        return True
+    return shape.rank == padded.rank and all(
+        d is None or p is None or d <= p for d, p in zip(shape.as_list(), padded.as_list()))
 
 
 def _function_attrs(attrs: dict) -> list:

@@ -174,10 +174,16 @@ def _is_return_value(name: str) -> bool:
 
 def loop_start(get_state, symbol_names):
     """(names, values before the loop, the loop's initial values, which of them are carried)
-    for a staged loop over a dataset, an iterator or a ragged tensor's rows."""
+    for a staged loop over a dataset, an iterator or a ragged tensor's rows.
+
+    A variable of the loop's state undefined before it (first assigned in the body) is
+    TensorFlow's ValueError, as its dataset loops refuse it (a return value is exempt)."""
     names = list(symbol_names or ())
     init = tuple(get_state()) if get_state is not None else ()
     names += [f"loop_var_{i}" for i in range(len(names), len(init))]
+    for name, value in zip(names, init):
+        if _is_undefined(value) and not _is_return_value(name):
+            raise ValueError(f"'{name}' must be defined before the loop")
     start = list(init)
     carried = [i for i, v in enumerate(init)
                if not _is_undefined(v) or _is_return_value(names[i])]
@@ -191,9 +197,9 @@ def staged_for(handle, spec, extra_test, body, get_state, set_state, symbol_name
     """One while_loop running ``body(element)`` for each element the iterator ``handle`` yields.
 
     Loop state comes from ``get_state()`` (``loop_start``); a variable undefined before the
-    loop is not carried, except a return value (``retval_...``), which would be a
-    ``Deferred`` slot typed from the one trace of the body — but converted code refuses a
-    ``return`` inside a staged loop before it gets here, as TensorFlow does.
+    loop is refused, except a return value (``retval_...``), which would be a ``Deferred``
+    slot typed from the one trace of the body — but converted code refuses a ``return``
+    inside a staged loop before it gets here, as TensorFlow does.
     """
     names, init, start, carried = loop_start(get_state, symbol_names)
     final = _staged_loop(handle, spec, extra_test, body, get_state, set_state, names, init,

@@ -57,7 +57,10 @@ def pack(structure, flat: list):
         if isinstance(s, tuple):
             values = [build(v) for v in s]
             return type(s)(*values) if hasattr(s, "_fields") else tuple(values)
-        return next(it)
+        leaf = next(it)
+        if isinstance(leaf, Tensor) and hasattr(s, "_from_variant"):
+            return s._from_variant(leaf)  # a DatasetSpec leaf: the element is a dataset
+        return leaf
     return build(structure)
 
 
@@ -93,26 +96,46 @@ def _keys(d: dict):
         return sorted(d, key=repr)
 
 
+def _as_variant(leaf) -> bool:
+    """Whether a dataset carries ``leaf`` as one variant: a composite tensor whose spec says
+    how (``_to_variant``, ``_from_variant``, ``_dataset_component``; SparseTensorSpec)."""
+    return hasattr(getattr(leaf, "_type_spec", None), "_to_variant")
+
+
 def to_tensors(value):
-    """The structure with every leaf converted to a tensor (lists become tensors)."""
+    """The structure with every leaf converted to a tensor (lists become tensors); a
+    composite such as a SparseTensor stays itself (``components`` gives what is carried)."""
     leaves = flatten(value)
     for leaf in leaves:
         if leaf is None:
             raise TypeError(f"A dataset element cannot contain None: {value!r}")
-    return pack(value, [convert_to_tensor(leaf) for leaf in leaves])
+    return pack(value, [leaf if _as_variant(leaf) else convert_to_tensor(leaf)
+                        for leaf in leaves])
+
+
+def components(value, rows: bool = False) -> list:
+    """The flat tensors a dataset carries for an element: a composite is one variant
+    (``rows``: one item per row, as ``from_tensor_slices`` and ``unbatch`` need)."""
+    return [t._type_spec._to_variant(t, rows) if _as_variant(t) else t for t in flatten(value)]
 
 
 def spec_of(value):
-    """The element spec of a structure of tensors."""
-    return pack(value, [TensorSpec(t.shape, t.dtype) for t in flatten(value)])
+    """The element spec of a structure of tensors (and composites)."""
+    return pack(value, [t._type_spec if _as_variant(t) else TensorSpec(t.shape, t.dtype)
+                        for t in flatten(value)])
+
+
+def component_specs(spec) -> list[TensorSpec]:
+    """The specs of the flat tensors a dataset carries (a sparse leaf: one variant)."""
+    return [getattr(s, "_dataset_component", s) for s in flatten(spec)]
 
 
 def flat_types(spec) -> list[DType]:
-    return [s.dtype for s in flatten(spec)]
+    return [s.dtype for s in component_specs(spec)]
 
 
 def flat_shapes(spec) -> list[TensorShape]:
-    return [s.shape for s in flatten(spec)]
+    return [s.shape for s in component_specs(spec)]
 
 
 def eager_value(value, dtype: DType) -> EagerTensor:
@@ -172,7 +195,7 @@ def trace(fn: Callable, element_spec, name: str, extra_specs=()) -> TracedFuncti
         for spec in specs:
             flat = [SymbolicTensor(graph.add_node(
                         "Placeholder", attrs={"dtype": s.dtype, "shape": s.shape},
-                        name="args").output(0)) for s in flatten(spec)]
+                        name="args").output(0)) for s in component_specs(spec)]
             graph.inputs.extend(t._output for t in flat)
             args.append(pack(spec, flat))
         element = args[-1]
@@ -181,7 +204,7 @@ def trace(fn: Callable, element_spec, name: str, extra_specs=()) -> TracedFuncti
         if isinstance(result, list):  # a list return is a tuple structure in tf.data
             result = tuple(result)
         result = to_tensors(result)
-        outputs = [apply_op("Identity", [t]) for t in flatten(result)]
+        outputs = [apply_op("Identity", [t]) for t in components(result)]
     graph.outputs = [t._output for t in outputs]
     captured_outer = list(graph.captures)
     graph.inputs = graph.inputs + [graph.captures[o] for o in captured_outer]

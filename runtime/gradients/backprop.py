@@ -46,9 +46,11 @@ def key_of(x):
 
 
 def carries_gradient(x) -> bool:
-    """Float tensors and variable handles carry gradients; ints, bools and strings do not."""
+    """Float and complex tensors and variable handles carry gradients; ints, bools and strings
+    do not."""
     dtype = getattr(x, "dtype", None)
-    return dtype is not None and (dtype.is_floating or dtype.name == "variant")
+    return dtype is not None and (dtype.is_floating or dtype.is_complex
+                                  or dtype.name == "variant")
 
 
 def _sum(grads: list, fast: bool = False):
@@ -168,8 +170,13 @@ def _gradient_function(record: OpRecord):
     except LookupError:
         pass
     node = record.node
-    name = node.name if node is not None else record.op
-    origin = node.origin if node is not None else record.origin
+    if node is None:  # eagerly TensorFlow says just this; where the op ran goes in a note
+        error = LookupError(f"gradient registry has no entry for: {record.op}")
+        if record.origin is not None:
+            error.add_note(f"The op {record.op} ran at {record.origin}; wrap its input in "
+                           "tf.stop_gradient if no gradient should flow through it.")
+        raise error
+    name, origin = node.name, node.origin
     where = f" at {origin}" if origin is not None else ""
     raise NoGradientError(
         f"No gradient defined for operation '{name}' (op type: {record.op}){where}. Wrap the "

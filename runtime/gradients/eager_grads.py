@@ -9,6 +9,8 @@ Ops missing here take the ordinary path, so this table only has to be right,
 not complete. A nested tape still gets differentiable gradient ops: with a
 tape recording, the fast path is off.
 
+Complex values follow TensorFlow's convention, ``g * conj(f'(z))`` (``_c``).
+
 Each function takes the record, the numpy gradients of its outputs (None for
 none) and which inputs need a gradient, and returns numpy values (or None);
 ``backprop`` casts them to each input's exact dtype.
@@ -43,6 +45,11 @@ def _unbroadcast(g, shape: tuple):
     return np.reshape(g, shape)
 
 
+def _c(v):
+    """conj(v) of a complex value; a real value as it is (no copy)."""
+    return np.conj(v) if np.iscomplexobj(v) else v
+
+
 def _values(record):
     return [t._value for t in record.inputs]
 
@@ -69,20 +76,20 @@ def _sub(record, grads, needed):
 def _mul(record, grads, needed):
     g = grads[0]
     x, y = _values(record)
-    return _binary(record, lambda: g * y, lambda: g * x, needed)
+    return _binary(record, lambda: g * _c(y), lambda: g * _c(x), needed)
 
 
 @_register("RealDiv")
 def _div(record, grads, needed):
     g = grads[0]
     x, y = _values(record)
-    return _binary(record, lambda: g / y, lambda: -g * x / y / y, needed)
+    return _binary(record, lambda: g / _c(y), lambda: -g * _c(x / y / y), needed)
 
 
 @_register("MatMul")
 def _matmul(record, grads, needed):
     g = grads[0]
-    a, b = _values(record)
+    a, b = (_c(v) for v in _values(record))
     if record.attrs.get("transpose_a"):
         if record.attrs.get("transpose_b"):
             rules = (lambda: b.T @ g.T, lambda: g.T @ a.T)
@@ -108,28 +115,28 @@ def _identity(record, grads, needed):
 @_register("Tanh")
 def _tanh(record, grads, needed):
     y = record.outputs[0]._value
-    return [grads[0] * (1 - y * y)]
+    return [grads[0] * _c(1 - y * y)]
 
 
 @_register("Sigmoid")
 def _sigmoid(record, grads, needed):
     y = record.outputs[0]._value
-    return [grads[0] * (y * (1 - y))]
+    return [grads[0] * _c(y * (1 - y))]
 
 
 @_register("Exp")
 def _exp(record, grads, needed):
-    return [grads[0] * record.outputs[0]._value]
+    return [grads[0] * _c(record.outputs[0]._value)]
 
 
 @_register("Log")
 def _log(record, grads, needed):
-    return [grads[0] / record.inputs[0]._value]
+    return [grads[0] / _c(record.inputs[0]._value)]
 
 
 @_register("Square")
 def _square(record, grads, needed):
-    return [grads[0] * (record.inputs[0]._value * 2)]
+    return [grads[0] * (_c(record.inputs[0]._value) * 2)]
 
 
 @_register("Relu")

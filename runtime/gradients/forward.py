@@ -47,7 +47,7 @@ class ForwardAccumulator:
                                   primals)
 
     def _jvp(self, y, unconnected):
-        if not y.dtype.is_floating:
+        if not (y.dtype.is_floating or y.dtype.is_complex):
             return None
         u = array_ops.zeros_like(y)
         with GradientTape(persistent=True) as outer:

@@ -33,7 +33,8 @@ def variables_of(concrete) -> list[VariableHandle]:
         from graph.registry import get_op
         found: dict[int, VariableHandle] = {}
         for n in concrete.graph.nodes:
-            if n.op == "ReadVariableOp" and n.attrs["dtype"].is_floating:
+            if n.op == "ReadVariableOp" and (n.attrs["dtype"].is_floating
+                                             or n.attrs["dtype"].is_complex):
                 r = n.attrs["resource"]
                 found.setdefault(r, VariableHandle(r, n.attrs["dtype"], n.attrs["shape"]))
             elif get_op(n.op).function_attrs:
@@ -75,7 +76,8 @@ def _backward(concrete):
     graph.inputs = [t._output for t in inputs + seeds]
     graph.outputs = [t._output for t in results]
     entry = _Backward(graph, [carries_gradient(t) for t in inputs],
-                      [carries_gradient(o) for o in outs], [r.dtype for r in results])
+                      [carries_gradient(o) for o in outs], [r.dtype for r in results],
+                      backend=getattr(concrete._plan, "backend", "codegen"))
     _BACKWARD[concrete] = entry
     return entry
 
@@ -89,10 +91,11 @@ class _Backward:
     way: gradients of gradients of a tf.function call.
     """
 
-    def __init__(self, graph: Graph, input_mask, output_mask, result_dtypes):
+    def __init__(self, graph: Graph, input_mask, output_mask, result_dtypes,
+                 backend: str = "codegen"):
         self.graph = graph
         self.name = graph.name
-        self._plan = compile_graph(graph)
+        self._plan = compile_graph(graph, backend=backend)  # (xla for a jit_compile function)
         self.input_mask, self.output_mask = input_mask, output_mask
         self._dtypes = result_dtypes
 

@@ -88,7 +88,8 @@ def variables_read(node: Node) -> list[VariableHandle]:
             return
         seen.add(id(graph))
         for n in graph.nodes:
-            if n.op == "ReadVariableOp" and n.attrs["dtype"].is_floating:
+            if n.op == "ReadVariableOp" and (n.attrs["dtype"].is_floating
+                                             or n.attrs["dtype"].is_complex):
                 r = n.attrs["resource"]
                 found.setdefault(r, VariableHandle(r, n.attrs["dtype"], n.attrs["shape"]))
             for name in get_op(n.op).function_attrs:

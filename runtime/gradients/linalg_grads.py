@@ -8,6 +8,7 @@ from __future__ import annotations
 import string
 
 from graph.ops.linalg import parse_einsum
+from runtime.gradients.math_grads import conj
 from runtime.gradients.registry import RegisterGradient
 from runtime.gradients.util import reduce_to
 from runtime.ops import array_ops as A
@@ -186,7 +187,7 @@ def _self_adjoint_eig_grad(op, grad_e, grad_v):
         _, v = L.eigh(op.inputs[0])
     grad_a = _mm(v, _mm(inner, v, adjoint_b=True))
     # the op reads the lower triangle only: symmetrize, keep the lower triangle
-    grad_a = L.band_part(M.add(grad_a, _t(grad_a)), -1, 0)
+    grad_a = L.band_part(M.add(grad_a, L.adjoint(grad_a)), -1, 0)
     return [L.set_diag(grad_a, M.multiply(0.5, L.diag_part(grad_a)))]
 
 
@@ -285,7 +286,7 @@ def _einsum_grad(op, g):
         t_head = "".join(labels[a] for a in range(n_head))
         t_tail = "".join(labels[a] for a in range(x.shape.rank - len(tail), x.shape.rank))
         equation = ",".join([out] + others + factors) + "->" + t_head + dots + t_tail
-        other_inputs = [t for j, t in enumerate(op.inputs) if j != i]
+        other_inputs = [conj(t) for j, t in enumerate(op.inputs) if j != i]
         grad = L.einsum(equation, g, *other_inputs, *operands)
         grads.append(reduce_to(grad, x))
     return grads

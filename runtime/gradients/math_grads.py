@@ -3,6 +3,8 @@
 Each follows TensorFlow's math_grad.py: a broadcasting op sums its
 gradient back to each input's shape (``reduce_to``), and functions of the
 output (tanh, sigmoid, exp, sqrt) reuse the output rather than recompute.
+On complex tensors the gradient of a holomorphic ``f`` is ``g * conj(f'(z))``,
+TensorFlow's convention (``conj`` adds no op on real tensors).
 """
 from __future__ import annotations
 
@@ -10,6 +12,12 @@ from runtime.gradients.registry import NotDifferentiable, RegisterGradient
 from runtime.gradients.util import reduce_to, reduced_shape_grad
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
+from runtime.ops.core import apply_op
+
+
+def conj(x):
+    """conj(x) on complex tensors, ``x`` itself otherwise (no op recorded)."""
+    return apply_op("Conj", [x], name="Conj") if x.dtype.is_complex else x
 
 NotDifferentiable(
     "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "LogicalAnd",
@@ -55,16 +63,16 @@ def _sub_grad(op, g, needed=_BOTH):
 @_takes_needed
 def _mul_grad(op, g, needed=_BOTH):
     x, y = op.inputs
-    return _binary(op, M.multiply(g, y) if needed[0] else None,
-                   M.multiply(g, x) if needed[1] else None)
+    return _binary(op, M.multiply(g, conj(y)) if needed[0] else None,
+                   M.multiply(g, conj(x)) if needed[1] else None)
 
 
 @RegisterGradient("RealDiv")
 @_takes_needed
 def _div_grad(op, g, needed=_BOTH):
     x, y = op.inputs
-    gx = M.realdiv(g, y) if needed[0] else None
-    gy = M.negative(M.multiply(g, M.realdiv(M.realdiv(x, y), y))) if needed[1] else None
+    gx = M.realdiv(g, conj(y)) if needed[0] else None
+    gy = M.negative(M.multiply(g, conj(M.realdiv(M.realdiv(x, y), y)))) if needed[1] else None
     return _binary(op, gx, gy)
 
 
@@ -72,11 +80,12 @@ def _div_grad(op, g, needed=_BOTH):
 def _pow_grad(op, g):
     x, y = op.inputs
     z = op.outputs[0]
-    gx = M.multiply(g, M.multiply(y, M.pow(x, M.subtract(y, 1))))
-    positive = M.greater(x, 0)
+    gx = M.multiply(g, conj(M.multiply(y, M.pow(x, M.subtract(y, 1)))))
+    # log x where it is defined: x > 0, or x != 0 on complex numbers
+    positive = M.not_equal(x, 0) if x.dtype.is_complex else M.greater(x, 0)
     safe_x = M.where(positive, x, A.ones_like(x))
     log_x = M.where(positive, M.log(safe_x), A.zeros_like(x))
-    gy = M.multiply(g, M.multiply(z, log_x))
+    gy = M.multiply(g, conj(M.multiply(z, log_x)))
     return _binary(op, gx, gy)
 
 
@@ -126,7 +135,7 @@ def _abs_grad(op, g):
 
 @RegisterGradient("Square")
 def _square_grad(op, g):
-    return [M.multiply(g, M.multiply(op.inputs[0], 2.0))]
+    return [M.multiply(g, M.multiply(conj(op.inputs[0]), 2.0))]
 
 
 @RegisterGradient("Sign")
@@ -143,44 +152,44 @@ def _relu_grad(op, g):
 @RegisterGradient("Tanh")
 def _tanh_grad(op, g):
     y = op.outputs[0]
-    return [M.multiply(g, M.subtract(1.0, M.square(y)))]
+    return [M.multiply(g, conj(M.subtract(1.0, M.square(y))))]
 
 
 @RegisterGradient("Sigmoid")
 def _sigmoid_grad(op, g):
     y = op.outputs[0]
-    return [M.multiply(g, M.multiply(y, M.subtract(1.0, y)))]
+    return [M.multiply(g, conj(M.multiply(y, M.subtract(1.0, y))))]
 
 
 @RegisterGradient("Exp")
 def _exp_grad(op, g):
-    return [M.multiply(g, op.outputs[0])]
+    return [M.multiply(g, conj(op.outputs[0]))]
 
 
 @RegisterGradient("Log")
 def _log_grad(op, g):
-    return [M.realdiv(g, op.inputs[0])]
+    return [M.realdiv(g, conj(op.inputs[0]))]
 
 
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op, g):
-    return [M.realdiv(M.multiply(g, 0.5), op.outputs[0])]
+    return [M.realdiv(M.multiply(g, 0.5), conj(op.outputs[0]))]
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op, g):
     y = op.outputs[0]
-    return [M.multiply(M.multiply(g, -0.5), M.multiply(y, M.square(y)))]
+    return [M.multiply(M.multiply(g, -0.5), conj(M.multiply(y, M.square(y))))]
 
 
 @RegisterGradient("Sin")
 def _sin_grad(op, g):
-    return [M.multiply(g, M.cos(op.inputs[0]))]
+    return [M.multiply(g, conj(M.cos(op.inputs[0])))]
 
 
 @RegisterGradient("Cos")
 def _cos_grad(op, g):
-    return [M.negative(M.multiply(g, M.sin(op.inputs[0])))]
+    return [M.negative(M.multiply(g, conj(M.sin(op.inputs[0]))))]
 
 
 @RegisterGradient("Identity")
@@ -196,7 +205,8 @@ def _read_variable_grad(op, g):
 @RegisterGradient("Cast")
 def _cast_grad(op, g):
     src = op.inputs[0]
-    if not src.dtype.is_floating:
+    if not (src.dtype.is_floating or src.dtype.is_complex) or not (
+            op.outputs[0].dtype.is_floating or op.outputs[0].dtype.is_complex):
         return [None]
     return [M.cast(g, src.dtype)]
 
@@ -228,7 +238,9 @@ _MATMUL_RULES = {
 
 def _matmul_grads(op, g, ta: bool, tb: bool, batch: bool, needed):
     a, b = op.inputs
-    named = {"a": a, "b": b, "g": g}
+    # MatMul only transposes, so complex inputs are conjugated here; BatchMatMulV2's
+    # adjoints conjugate by themselves
+    named = {"a": a, "b": b, "g": g} if batch else {"a": conj(a), "b": conj(b), "g": g}
     grads = []
     for (x, y, tx, ty), x_in, need in zip(_MATMUL_RULES[(ta, tb)], (a, b), needed):
         if not need:
@@ -321,7 +333,7 @@ def _prod_grad(op, g):
     for a in axes:
         n *= dims[a]
     if n > 64:  # the quotient is cheaper for long reductions; exact while no x_i is 0
-        return [M.multiply(M.realdiv(reduced_shape_grad(y, x, tuple(axes), keep), x),
+        return [M.multiply(conj(M.realdiv(reduced_shape_grad(y, x, tuple(axes), keep), x)),
                            reduced_shape_grad(g, x, tuple(axes), keep))]
     flat = A.reshape(xt, [-1 if not kept else int(_prod(kept)), n])
     ones = A.ones_like(flat[:, :1])
@@ -332,7 +344,7 @@ def _prod_grad(op, g):
     inverse = [perm.index(i) for i in range(rank)]
     partial = A.transpose(partial, inverse)
     del y
-    return [M.multiply(partial, reduced_shape_grad(g, x, tuple(axes), keep))]
+    return [M.multiply(conj(partial), reduced_shape_grad(g, x, tuple(axes), keep))]
 
 
 def _prod(values):

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from graph import dtypes
+from runtime.gradients.math_grads import conj
 from runtime.gradients.registry import NotDifferentiable, RegisterGradient
 from runtime.gradients.util import reduce_to
 from runtime.ops import array_ops as A
@@ -23,11 +24,12 @@ def _binary(op, gx, gy):
 
 
 def _unary(name):
-    """Registers ``d(op)/dx`` written in terms of (x, y): the gradient is g times it."""
+    """Registers ``d(op)/dx`` written in terms of (x, y): the gradient is g times it
+    (times its conjugate on complex numbers)."""
     def register(derivative):
         @RegisterGradient(name)
         def grad(op, g):
-            return [M.multiply(g, derivative(op.inputs[0], op.outputs[0]))]
+            return [M.multiply(g, conj(derivative(op.inputs[0], op.outputs[0])))]
         return derivative
     return register
 
@@ -174,14 +176,14 @@ def _xdivy_grad(op, g):
 @RegisterGradient("DivNoNan")
 def _div_no_nan_grad(op, g):
     x, y = op.inputs
-    return _binary(op, S.divide_no_nan(g, y),
-                   M.multiply(g, S.divide_no_nan(S.divide_no_nan(M.negative(x), y), y)))
+    return _binary(op, S.divide_no_nan(g, conj(y)),
+                   M.multiply(g, conj(S.divide_no_nan(S.divide_no_nan(M.negative(x), y), y))))
 
 
 @RegisterGradient("MulNoNan")
 def _mul_no_nan_grad(op, g):
     x, y = op.inputs
-    return _binary(op, S.multiply_no_nan(g, y), S.multiply_no_nan(x, g))
+    return _binary(op, S.multiply_no_nan(g, conj(y)), S.multiply_no_nan(conj(x), g))
 
 
 @RegisterGradient("TruncateMod")

@@ -15,6 +15,7 @@ recording itself, while an outer tape goes on recording the gradient ops.
 from __future__ import annotations
 
 import enum
+import logging
 from contextlib import contextmanager
 
 from graph.ir import Graph
@@ -39,6 +40,7 @@ class UnconnectedGradients(enum.Enum):
 
 
 _recording: list["GradientTape"] = []  # tapes recording now, innermost last
+_log = logging.getLogger("tensorflow")
 
 
 def _on_op(op, inputs, attrs, result) -> None:
@@ -161,8 +163,10 @@ class GradientTape:
             if not isinstance(t, Tensor):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable, to GradientTape.watch")
-            if not carries_gradient(t):
-                continue  # TensorFlow only warns: integer tensors get no gradient anyway
+            if not carries_gradient(t):  # TensorFlow only warns: no gradient comes anyway
+                _log.warning("The dtype of the watched tensor must be floating (e.g. "
+                             f"tf.float32), got {t.dtype!r}")
+                continue
             if isinstance(t, EagerTensor):
                 self._track(t)
             else:
@@ -195,7 +199,7 @@ class GradientTape:
         for o in outputs:
             if o.__class__ is EagerTensor:  # carries_gradient and _track, inlined: once per op
                 dtype = o._dtype
-                if dtype.numpy_dtype.kind == "f" or dtype.name == "variant":
+                if dtype.numpy_dtype.kind in "fc" or dtype.name == "variant":
                     on[id(o)] = o
                     by_value[id(o._value)] = o
             elif carries_gradient(o):

@@ -20,6 +20,7 @@ from graph import dtypes
 from graph.dtypes import DType, as_dtype
 from graph.shapes import TensorShape
 from runtime import context
+from runtime.ops import core as _core
 from runtime.ops import math_ops as M
 from runtime.ops.core import _const_name, apply_op, constant, convert_to_tensor
 from runtime.origin import current_origin
@@ -78,7 +79,10 @@ def transpose(a, perm=None, conjugate: bool = False, name: str = "transpose") ->
         else:
             r = rank(x)
             perm = range_(apply_op("Sub", [r, constant(1)], name="sub"), -1, -1)
-    return apply_op("Transpose", [x, _int_tensor(perm, name, "perm")], name=name)
+    result = apply_op("Transpose", [x, _int_tensor(perm, name, "perm")], name=name)
+    if conjugate and x.dtype.is_complex:
+        return apply_op("Conj", [result], name="Conj")
+    return result
 
 
 def expand_dims(input, axis, name: str | None = None) -> Tensor:
@@ -948,7 +952,52 @@ def strided_slice(tensor, key, name: str = "strided_slice") -> Tensor:
     return apply_op("StridedSlice", [x] + bounds, attrs={"spec": spec}, name=name)
 
 
+def masked_strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0,
+                         ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, var=None,
+                         name="StridedSlice") -> Tensor:
+    """``tf.strided_slice``: ``begin``/``end``/``strides`` vectors and bit masks, read as the
+    Python index they stand for (bit i of a mask applies to entry i). Their length must be
+    static; their values may be tensors."""
+    x = convert_to_tensor(input_)
+    parts = [convert_to_tensor(v, dtype_hint=dtypes.int32) for v in
+             (begin, end, strides if strides is not None else [1] * _vector_length(begin))]
+    n = _vector_length(parts[0])
+    if any(_vector_length(p) != n for p in parts):
+        raise ValueError(f"begin, end and strides must have the same length, got "
+                         f"{[_vector_length(p) for p in parts]}")
+    values = [p.numpy().tolist() if isinstance(p, EagerTensor) else
+              [strided_slice(p, i) for i in builtins.range(n)] for p in parts]
+    key = []
+    for i, (b, e, s) in enumerate(zip(*values)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_axis_mask & bit:
+            key.append(b)
+        else:
+            key.append(builtins.slice(None if begin_mask & bit else b,
+                                      None if end_mask & bit else e, s))
+    return strided_slice(x, tuple(key), name=name)
+
+
+def _vector_length(v) -> int:
+    shape = tuple(v.shape) if isinstance(v, Tensor) else np.shape(v)
+    if len(shape) != 1 or shape[0] is None:
+        raise ValueError(f"strided_slice needs begin, end and strides of static length, got "
+                         f"shape {shape}")
+    return int(shape[0])
+
+
 def _getitem(self, key):
+    if key.__class__ is int and self.__class__ is EagerTensor and not _core.RECORDERS \
+            and not _core.NUMERIC_CHECKS and context.current_graph() is None:
+        value = self._value  # ``xs[t]`` eagerly: numpy's view, as the StridedSlice kernel gives
+        if value.__class__ is np.ndarray and value.ndim and -value.shape[0] <= key < value.shape[0]:
+            item = value[key]
+            if item.__class__ is np.ndarray or isinstance(item, np.generic):
+                return EagerTensor(item, self._dtype)
     return strided_slice(self, key)
 
 

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+import numpy as np
+
+from graph.errors import InvalidArgumentError
 from graph.ir import Graph, Output, TensorType
 from graph.registry import get_op
 from graph.shapes import TensorShape, as_shape
@@ -150,6 +153,12 @@ def _name_of(names, i: int, default: str) -> str:
 
 # -- cond -------------------------------------------------------------------------
 
+def _refuse_condition(got: str):
+    raise InvalidArgumentError(  # (TensorFlow's error, when the graph is built)
+        None, None, f"Input 'pred' passed {got} expected bool: the condition of tf.cond must "
+        f"be a bool, at {current_origin()}; compare it explicitly (for example `x > 0`).")
+
+
 def cond(pred, true_fn: Callable | None = None, false_fn: Callable | None = None,
          name: str | None = None, *, output_names: Sequence[str] | None = None):
     """``tf.cond``: ``true_fn()`` if ``pred`` else ``false_fn()``, staged when in a graph.
@@ -159,6 +168,8 @@ def cond(pred, true_fn: Callable | None = None, false_fn: Callable | None = None
     if true_fn is None or false_fn is None:
         raise TypeError("cond requires both true_fn and false_fn callables")
     graph = context.current_graph()
+    if graph is not None and not isinstance(pred, (Tensor, bool, np.bool_)):
+        _refuse_condition(type(pred).__name__)  # (a graph's cond takes it as a tensor)
     if not isinstance(pred, Tensor) or graph is None:
         if isinstance(pred, SymbolicTensor):
             from runtime.ops.core import leaked
@@ -166,8 +177,7 @@ def cond(pred, true_fn: Callable | None = None, false_fn: Callable | None = None
         return true_fn() if bool(pred) else false_fn()
     pred_t = convert_to_tensor(pred)
     if not pred_t.dtype.is_bool:
-        raise TypeError(f"The condition of tf.cond must be a bool tensor, got {pred_t.dtype.name} "
-                        f"at {current_origin()}; compare it explicitly (for example `x > 0`).")
+        _refuse_condition(pred_t.dtype.name)
     pred_ref = as_graph_input(graph, pred_t)
     scope = graph.push_scope(name or "cond")
     try:
@@ -354,8 +364,9 @@ def _staged_while(graph, cond, body, loop_vars, as_args, shape_invariants, maxim
                                      f"{current_origin()}")
     cond_out = cond_t.outputs[0]
     if not cond_out.dtype.is_bool or cond_out.shape.rank not in (None, 0):
-        raise TypeError(f"The loop condition must be a scalar bool, got {cond_out.dtype.name} "
-                        f"tensor of shape {cond_out.shape} at {current_origin()}")
+        raise InvalidArgumentError(  # (TensorFlow's error, when the graph is built)
+            None, None, f"The loop condition must be a scalar bool, got {cond_out.dtype.name} tensor of "
+            f"shape {cond_out.shape} at {current_origin()}")
     carried = [t for t in types if type(t) is not Deferred]
     captured = _finish_inputs([cond_t.graph, body_t.graph], leading=len(carried))
     cond_t.graph.outputs = [cond_out._output]
@@ -544,6 +555,11 @@ def _relax(types, outputs, names, invariants, relax_shapes=False):
         if type(t) is Deferred:
             continue  # not carried: the body returned no value for it
         label = f"'{names[i]}'" if names and i < len(names) else f"loop variable {i}"
+        if out is None:  # (TensorFlow: a ValueError, the loop cannot carry None)
+            raise ValueError(
+                f"{label} is a {t.dtype.name} tensor before the loop, but None after one "
+                f"iteration, at {current_origin()}. A loop variable must keep its type: give "
+                "it a tensor value on every iteration.")
         if out.dtype != t.dtype:
             raise StructureMismatchError(
                 f"{label} has dtype {t.dtype.name} before the loop, but dtype {out.dtype.name} "

@@ -120,6 +120,8 @@ def _check_convertible(value, dtype: DType) -> None:
             continue
         if isinstance(leaf, (str, bytes)) != dtype.is_string:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if isinstance(leaf, complex) and not dtype.is_complex:
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if isinstance(leaf, float) and (dtype.is_integer or dtype.is_bool) and leaf != int(leaf):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if isinstance(leaf, int) and not isinstance(leaf, bool) and dtype.is_integer:
@@ -157,6 +159,11 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, dtype_hint=Non
     if convert is not None:
         result = convert()
         return convert_to_tensor(result, dtype=dtype, name=name)
+    if getattr(value, "_type_spec", None) is not None and hasattr(value, "_components"):
+        # a composite tensor (RaggedTensor, SparseTensor, ExtensionType) an API without a
+        # dispatch target for it was given: TensorFlow's ValueError
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor")
                                                 for v in _leaves(value)):
         # TensorFlow's auto-packing: a required dtype casts the tensors in the list to

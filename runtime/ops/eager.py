@@ -29,7 +29,7 @@ import numpy as np
 
 from graph.dtypes import DType
 from graph.errors import InvalidArgumentError
-from graph.registry import call_quietly, get_op
+from graph.registry import _QUIET, get_op
 from graph.shapes import TensorShape
 from runtime.errors import LeakedTensorError
 from runtime.origin import current_origin
@@ -65,6 +65,13 @@ class _NeedsValues:
 
 _UNCACHEABLE = object()  # the inference for this key failed on probes: always run it
 
+# numpy's floating-point warnings, silenced around each kernel as call_quietly does (inlined
+# here: it is the hot path): numpy 2's error-state context variable set and reset.
+if _QUIET is not None:
+    _set_quiet, _reset_quiet, _QUIET_STATE = _QUIET[0].set, _QUIET[0].reset, _QUIET[1]
+else:  # numpy 1: the global error state, restored after the kernel
+    _set_quiet, _reset_quiet, _QUIET_STATE = np.seterr, lambda old: np.seterr(**old), "ignore"
+
 
 def clear_cache() -> None:
     """Forgets every cached inference (tests; a re-registered op)."""
@@ -73,7 +80,11 @@ def clear_cache() -> None:
 
 
 def run_eager(op: str, inputs, attrs: dict):
-    """Runs ``op`` now on eager ``inputs``: one EagerTensor, a tuple of them, or None."""
+    """Runs ``op`` now on eager ``inputs``: one EagerTensor, a tuple of them, or None.
+
+    The hot path: the key (op, each input's dtype name and shape, frozen attrs), one
+    lookup, the kernel under silenced floating-point warnings, the result wrapped.
+    """
     key = [op]
     values = []
     for t in inputs:
@@ -82,10 +93,8 @@ def run_eager(op: str, inputs, attrs: dict):
         v = t._value
         values.append(v)
         key.append(t._dtype.name)
-        if v.__class__ is np.ndarray:
-            key.append(v.shape)
-        else:
-            key.append(() if isinstance(v, np.generic) else t.shape.as_tuple())
+        key.append(v.shape if v.__class__ is np.ndarray or isinstance(v, np.generic)
+                   else t.shape.as_tuple())
     if attrs:
         frozen = _freeze_attrs(attrs)
         if frozen is None:
@@ -97,12 +106,16 @@ def run_eager(op: str, inputs, attrs: dict):
         entry = _miss(op, inputs, attrs, values, key, entry)
         if entry is None:
             return _run_uncached(op, inputs, attrs)
+    kwargs = entry.kwargs
+    token = _set_quiet(_QUIET_STATE)
     try:
-        result = call_quietly(entry.kernel, values, entry.kwargs)
+        result = entry.kernel(*values, **kwargs) if kwargs else entry.kernel(*values)
     except InvalidArgumentError as e:
         raise at_user_line(e) from None
     except _KERNEL_ERRORS as e:
         raise at_user_line(InvalidArgumentError(message=f"{op}: {e}")) from None
+    finally:
+        _reset_quiet(token)
     out = entry.dtypes
     if len(out) == 1:
         return EagerTensor(result, out[0])

@@ -18,11 +18,12 @@ from graph.ops.linalg import parse_einsum
 from runtime.ops import array_ops as A
 from runtime.ops.array_ops import global_norm  # noqa: F401  (tf.linalg.global_norm)
 from runtime.ops import math_ops as M
+from runtime.ops.complex_ops import conj
 from runtime.ops.control_flow import cond
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.tensor import Tensor
 
-__all__ = ["einsum", "norm", "tensordot"]  # the names TensorFlow also has at top level (tf.X)
+__all__ = ["eig", "eigvals", "einsum", "norm", "tensordot"]  # the names TensorFlow also has at top level (tf.X)
 
 Qr = collections.namedtuple("Qr", ["q", "r"])
 LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",
@@ -160,6 +161,26 @@ def eigvalsh(tensor, name=None) -> Tensor:
     e, _ = apply_op("SelfAdjointEigV2", [convert_to_tensor(tensor)], {"compute_v": False},
                     name=name or "SelfAdjointEigV2")
     return e
+
+
+def _eig(tensor, compute_v: bool, name):
+    x = convert_to_tensor(tensor)
+    if not (x.dtype.is_complex or x.dtype in (dtypes.float32, dtypes.float64)):
+        raise TypeError(f"tf.linalg.eig takes float32, float64, complex64 or complex128 "
+                        f"matrices, got {x.dtype.name}")
+    out = dtypes.complex128 if x.dtype.real_dtype is dtypes.float64 else dtypes.complex64
+    return apply_op("Eig", [x], {"Tout": out, "compute_v": compute_v}, name=name or "Eig")
+
+
+def eig(tensor, name=None) -> tuple[Tensor, Tensor]:
+    """``tf.linalg.eig``: complex eigenvalues and unit-norm eigenvectors (columns) of
+    general square matrices."""
+    return tuple(_eig(tensor, True, name))
+
+
+def eigvals(tensor, name=None) -> Tensor:
+    """``tf.linalg.eigvals``: the eigenvalues of ``eig`` only."""
+    return _eig(tensor, False, name)[0]
 
 
 def expm(input, name=None) -> Tensor:  # noqa: A002
@@ -401,7 +422,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
     if is_matrix and _same_ord(ord, 2):
         return _matrix_2_norm(x, axis, keepdims, name)
     if ord in ("euclidean", "fro") or _same_ord(ord, 2):
-        result = M.sqrt(M.reduce_sum(M.multiply(x, x), axis, keepdims=True))
+        result = M.sqrt(M.reduce_sum(M.multiply(x, conj(x)), axis, keepdims=True))
     else:
         result = M.abs(x)
         if _same_ord(ord, 1):

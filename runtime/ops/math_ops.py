@@ -14,6 +14,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType, as_dtype
+from runtime.context import current_graph
 from runtime.ops.core import _const_name, apply_op, binary_operands, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, Tensor
@@ -44,6 +45,33 @@ def _convert_like(value, dtype: DType, name: str) -> Tensor:
 
 _NUMBERS = frozenset({bool, int, float})
 
+# Eager operand tensors of Python numbers: ``x * 2.0`` in a loop converts 2.0 once. Keyed on
+# (type, value, dtype name): the type keeps ``True`` and ``1`` apart. Float zeros are never
+# stored (``0.0 == -0.0`` would share a key), nor NaN. Values are read-only 0-d arrays (numpy
+# adds an array to a 0-d array faster than to a scalar). Only operands are shared, never
+# what tf.constant returns: a user's tensors must stay distinct for tape.gradient.
+_NUMBER_OPERANDS: dict = {}
+_NUMBER_LIMIT = 1024  # entries; the table is dropped when full
+
+
+def _number_like(value, dtype: DType, op_name: str, arg: str) -> Tensor:
+    """``_convert_like`` for a Python number operand, eagerly shared via _NUMBER_OPERANDS."""
+    if current_graph() is not None:
+        return _convert_like(value, dtype, _const_name(op_name, arg))
+    key = (value.__class__, value, dtype.name)
+    t = _NUMBER_OPERANDS.get(key)
+    if t is None:
+        t = _convert_like(value, dtype, "Const")
+        if value == value and (value or value.__class__ is not float) \
+                and t.__class__ is EagerTensor:
+            arr = np.array(t._value)
+            arr.flags.writeable = False
+            t = EagerTensor(arr, t._dtype)
+            if len(_NUMBER_OPERANDS) >= _NUMBER_LIMIT:
+                _NUMBER_OPERANDS.clear()
+            _NUMBER_OPERANDS[key] = t
+    return t
+
 
 def operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     """The two operands of a binary op as tensors; a Python value takes the tensor's dtype."""
@@ -51,15 +79,19 @@ def operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
         if isinstance(y, Tensor):
             return x, y
         if y.__class__ in _NUMBERS:  # x * 2.0
-            return x, _convert_like(y, x.dtype, _const_name(op_name, "y"))
+            return x, _number_like(y, x.dtype, op_name, "y")
     if is_tensor_like(x):
         x = convert_to_tensor(x)
     if is_tensor_like(y):
         y = convert_to_tensor(y)
     x_t, y_t = isinstance(x, Tensor), isinstance(y, Tensor)
     if x_t and not y_t:
+        if y.__class__ in _NUMBERS:
+            return x, _number_like(y, x.dtype, op_name, "y")
         return x, _convert_like(y, x.dtype, _const_name(op_name, "y"))
     if y_t and not x_t:
+        if x.__class__ in _NUMBERS:
+            return _number_like(x, y.dtype, op_name, "x"), y
         return _convert_like(x, y.dtype, _const_name(op_name, "x")), y
     return binary_operands(x, y, op_name)
 
@@ -134,7 +166,16 @@ def realdiv(x, y, name=None) -> Tensor:
 
 
 negative = _unary("Neg", "Neg", "negative")
-abs = _unary("Abs", "Abs", "abs")  # noqa: A001
+
+
+def abs(x, name=None) -> Tensor:  # noqa: A001
+    """``tf.abs``: Abs, or ComplexAbs (|x| in the parts' dtype) on complex tensors."""
+    x = convert_to_tensor(x)
+    if x.dtype.is_complex:
+        return apply_op("ComplexAbs", [x], name=name or "ComplexAbs")
+    return apply_op("Abs", [x], name=name or "Abs")
+
+
 square = _unary("Square", "Square", "square")
 sign = _unary("Sign", "Sign", "sign")
 tanh = _unary("Tanh", "Tanh", "tanh")
@@ -189,6 +230,9 @@ def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False,
     a, b = operands(a, b, name)
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     if _rank(a) == 2 and _rank(b) == 2:
+        if a.dtype.is_complex:  # MatMul only transposes: an adjoint conjugates first
+            a = apply_op("Conj", [a], name="Conj") if adjoint_a else a
+            b = apply_op("Conj", [b], name="Conj") if adjoint_b else b
         return apply_op("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}, name=name)
     return apply_op("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb}, name=name)
 

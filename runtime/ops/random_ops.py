@@ -56,10 +56,11 @@ def set_seed(seed) -> None:
 
 
 def _next_graph_op_seed(graph) -> int:
+    """0, 1, 2... for the random ops of a function without op seeds (TensorFlow's numbering)."""
     root = graph
     while root.outer is not None:
         root = root.outer
-    count = _state.graph_counters.get(root, 0) + 1
+    count = _state.graph_counters.get(root, -1) + 1
     _state.graph_counters[root] = count
     return count
 
@@ -259,12 +260,27 @@ def _seed_tensor(seed) -> Tensor:
     return convert_to_tensor(seed, name="seed")
 
 
+class PhiloxState:
+    """A ``tf.random.Generator``'s state ([counter_lo, counter_hi, key], int64) given where a
+    stateless op takes a seed: the op samples at that key and counter, as TF's V2 ops do."""
+
+    def __init__(self, state: Tensor):
+        self.state = state
+
+
+def _seed_input(seed) -> tuple:
+    """The seed input of a stateless op, and the attrs saying what kind it is."""
+    if isinstance(seed, PhiloxState):
+        return seed.state, {"philox_state": True}
+    return _seed_tensor(seed), {"philox_state": False}
+
+
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
                       alg="auto_select") -> Tensor:
     """``tf.random.stateless_uniform``: integers need both bounds, or neither (the full range)."""
     dtype = as_dtype(dtype)
     with _name_scope(name or "stateless_random_uniform"):
-        shape_t, seed_t = _shape_tensor(shape), _seed_tensor(seed)
+        shape_t, (seed_t, kind) = _shape_tensor(shape), _seed_input(seed)
         if dtype.is_integer:
             if (minval is None) != (maxval is None):
                 raise ValueError(
@@ -272,13 +288,13 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
                     f"must be both None or not None. Got `minval`={minval} and `maxval`={maxval}.")
             if minval is None:
                 return apply_op("StatelessRandomUniformFullIntV2", [shape_t, seed_t],
-                                {"dtype": dtype}, name="StatelessRandomUniformFullIntV2")
+                                {"dtype": dtype, **kind}, name="StatelessRandomUniformFullIntV2")
             lo = convert_to_tensor(minval, dtype=dtype, name="min")
             hi = convert_to_tensor(maxval, dtype=dtype, name="max")
-            return apply_op("StatelessRandomUniformIntV2", [shape_t, lo, hi, seed_t],
+            return apply_op("StatelessRandomUniformIntV2", [shape_t, lo, hi, seed_t], kind,
                             name="StatelessRandomUniformIntV2")
         _check_dtype(dtype, _FLOAT_DTYPES)
-        rnd = apply_op("StatelessRandomUniformV2", [shape_t, seed_t], {"dtype": dtype},
+        rnd = apply_op("StatelessRandomUniformV2", [shape_t, seed_t], {"dtype": dtype, **kind},
                        name="StatelessRandomUniformV2")
         lo = convert_to_tensor(minval, dtype=dtype, name="min")
         hi = convert_to_tensor(1 if maxval is None else maxval, dtype=dtype, name="max")
@@ -291,8 +307,8 @@ def _stateless_normal(op: str, default_name: str):
                alg="auto_select") -> Tensor:
         dtype = _check_dtype(dtype, _FLOAT_DTYPES)
         with _name_scope(name or default_name):
-            rnd = apply_op(op, [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": dtype},
-                           name=op)
+            seed_t, kind = _seed_input(seed)
+            rnd = apply_op(op, [_shape_tensor(shape), seed_t], {"dtype": dtype, **kind}, name=op)
             return _scale_shift(rnd, mean, stddev, dtype)
     sample.__name__ = default_name
     return sample
@@ -306,8 +322,9 @@ stateless_truncated_normal = _stateless_normal("StatelessTruncatedNormalV2",
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None) -> Tensor:
     with _name_scope(name or "stateless_categorical"):
         logits, num, dtype = _categorical_args(logits, num_samples, dtype)
-        return apply_op("StatelessMultinomial", [logits, num, _seed_tensor(seed)],
-                        {"output_dtype": dtype}, name="StatelessMultinomial")
+        seed_t, kind = _seed_input(seed)
+        return apply_op("StatelessMultinomial", [logits, num, seed_t],
+                        {"output_dtype": dtype, **kind}, name="StatelessMultinomial")
 
 
 def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, name=None) -> Tensor:

@@ -133,8 +133,10 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims: bool = False, name=
     square root truncated), as TensorFlow's EuclideanNorm kernel does."""
     x = convert_to_tensor(input_tensor)
     axis = _static_axis(axis)
-    total = M.reduce_sum(M.square(x), axis=axis, keepdims=keepdims)
-    if x.dtype.is_floating:
+    squares = (M.multiply(x, apply_op("Conj", [x], name="Conj")) if x.dtype.is_complex
+               else M.square(x))  # |x|^2
+    total = M.reduce_sum(squares, axis=axis, keepdims=keepdims)
+    if x.dtype.is_floating or x.dtype.is_complex:
         return M.sqrt(total, name=name or "reduce_euclidean_norm")
     return M.cast(M.sqrt(M.cast(total, dtypes.float64)), x.dtype,
                   name=name or "reduce_euclidean_norm")

@@ -16,7 +16,7 @@ from graph import dtypes
 from graph.dtypes import as_dtype
 from graph.shapes import TensorShape, as_shape
 from runtime.composite import CompositeTensor
-from runtime.ops.core import convert_to_tensor
+from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.tensor_spec import TensorSpec, TypeSpec
@@ -132,8 +132,8 @@ class SparseTensor(CompositeTensor):
 
     # -- printing -----------------------------------------------------------------------
     def __repr__(self) -> str:
-        return (f"SparseTensor(indices={self._indices}, values={self._values}, "
-                f"dense_shape={self._dense_shape})")
+        return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
+                f"dense_shape={self._dense_shape!s})")
 
     __str__ = __repr__
 
@@ -145,6 +145,24 @@ class SparseTensor(CompositeTensor):
     def __bool__(self):
         raise TypeError("The truth value of a SparseTensor is ambiguous; convert it with "
                         "tf.sparse.to_dense first.")
+
+    # -- sparse (op) dense: the dense operand broadcast to the entries (SparseDenseCwise*) ------
+    def _with_dense(self, other, fn) -> "SparseTensor":
+        from runtime.ops import array_ops
+        dense = convert_to_tensor(other, dtype=self.dtype)
+        at_entries = array_ops.gather_nd(array_ops.broadcast_to(dense, self._dense_shape),
+                                         self._indices)
+        return self.with_values(fn(self._values, at_entries))
+
+    def __mul__(self, other) -> "SparseTensor":
+        from runtime.ops import math_ops
+        return self._with_dense(other, math_ops.multiply)
+
+    def __truediv__(self, other) -> "SparseTensor":
+        from runtime.ops import math_ops
+        return self._with_dense(other, math_ops.truediv)
+
+    __div__ = __truediv__
 
 
 class SparseTensorSpec(TypeSpec):
@@ -189,3 +207,19 @@ class SparseTensorSpec(TypeSpec):
 
     def _with_shape(self, shape) -> "SparseTensorSpec":
         return SparseTensorSpec(shape, self._dtype)
+
+    # -- as a dataset element: one variant component (graph/ops/sparse.py) ------------
+    @property
+    def _dataset_component(self) -> TensorSpec:
+        return TensorSpec(None, dtypes.variant)
+
+    def _from_variant(self, variant: Tensor) -> SparseTensor:
+        indices, values, dense_shape = apply_op(
+            "SparseFromVariants", [variant], {"dtype": self._dtype, "rank": self._shape.rank},
+            name="SparseFromVariants")
+        return SparseTensor(indices, values, dense_shape)._with_static_shape(self._shape)
+
+    def _to_variant(self, value: SparseTensor, rows: bool = False) -> Tensor:
+        """The element's variant: the whole tensor, or (``rows``) one item per row."""
+        op = "SparseToVariants" if rows else "SparseToVariant"
+        return apply_op(op, value._components(), name=op)

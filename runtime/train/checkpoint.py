@@ -58,8 +58,8 @@ class Checkpoint:
 
     # -- saving ------------------------------------------------------------------------------
     def write(self, file_prefix, options=None) -> str:
-        """Writes exactly ``file_prefix`` (no numbering, no state file)."""
-        _ = self.save_counter
+        """Writes exactly ``file_prefix`` (no numbering, no state file, no save_counter unless
+        ``save`` or ``restore`` made it, as in TensorFlow)."""
         nodes, objects = object_graph.build(self)
         values = {i: obj.numpy() for i, obj in enumerate(objects) if is_variable(obj)}
         return checkpoint_io.write(os.fspath(file_prefix), nodes, values)

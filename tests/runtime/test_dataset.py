@@ -209,7 +209,7 @@ def test_construction_errors():
 
 def test_repr_and_element_spec():
     ds = D.from_generator(lambda: [(1, 1)], (rt.int32, rt.int32))
-    assert repr(ds) == ("<FlatMapDataset element_spec=(TensorSpec(shape=<unknown>, "
+    assert repr(ds) == ("<_FlatMapDataset element_spec=(TensorSpec(shape=<unknown>, "
                         "dtype=tf.int32, name=None), TensorSpec(shape=<unknown>, "
                         "dtype=tf.int32, name=None))>")
     assert D.range(4).batch(2, drop_remainder=True).element_spec == rt.TensorSpec([2], rt.int64)

@@ -1,0 +1,219 @@
+"""``tf.sparse`` arithmetic and structure: add, sparse_dense_matmul, concat, slice,
+transpose, map_values, retain, reduce_sum/max.
+
+Ops with a data-dependent number of entries run one op of graph/ops/sparse.py
+(TensorFlow's kernels of the same names); the others are compositions of dense
+runtime ops on the components, so they stage and differentiate like any op.
+"""
+from __future__ import annotations
+
+import builtins
+
+from graph import dtypes
+from graph.errors import InvalidArgumentError
+from runtime import nest
+from runtime.ops import array_ops, math_ops
+from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.sparse.sparse_ops import _check, reorder, to_dense
+from runtime.sparse.sparse_tensor import SparseTensor
+
+
+def _parts(sp: SparseTensor) -> list:
+    return [sp.indices, sp.values, sp.dense_shape]
+
+
+def add(a, b, threshold=0, name=None):
+    """``tf.sparse.add``: sparse + sparse is sparse (entries whose sum has magnitude below
+    ``threshold`` dropped); sparse + dense is dense."""
+    if isinstance(a, SparseTensor) and isinstance(b, SparseTensor):
+        thresh = convert_to_tensor(threshold, dtype=a.dtype.real_dtype)
+        indices, values, shape = apply_op("SparseAdd", _parts(a) + _parts(b) + [thresh],
+                                          name=name or "SparseAdd")
+        return SparseTensor(indices, values, shape)._with_static_shape(a.shape)
+    if isinstance(b, SparseTensor):
+        a, b = b, a
+    a = _check(a, "tf.sparse.add")
+    dense = convert_to_tensor(b, dtype=a.dtype)
+    return apply_op("SparseTensorDenseAdd", _parts(a) + [dense],
+                    name=name or "SparseTensorDenseAdd")
+
+
+def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    """``tf.sparse.sparse_dense_matmul``: a matrix product where either side may be sparse."""
+    if isinstance(b, SparseTensor):  # dense @ sparse = (sparse^T @ dense^T)^T
+        a = convert_to_tensor(sp_a, dtype=b.dtype)
+        out = sparse_dense_matmul(b, a, adjoint_a=not adjoint_b, adjoint_b=not adjoint_a)
+        out = array_ops.transpose(out)
+        return math_ops.conj(out) if b.dtype.is_complex else out
+    sp = _check(sp_a, "tf.sparse.sparse_dense_matmul")
+    dense = convert_to_tensor(b, dtype=sp.dtype)
+    return apply_op("SparseTensorDenseMatMul", _parts(sp) + [dense],
+                    {"adjoint_a": bool(adjoint_a), "adjoint_b": bool(adjoint_b)},
+                    name=name or "SparseTensorDenseMatMul")
+
+
+def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None):
+    """``tf.sparse.concat``: entries of all inputs, offset along ``axis``, in row-major order.
+
+    With ``expand_nonconcat_dims`` the other dimensions grow to the largest input's."""
+    sps = [_check(sp, "tf.sparse.concat") for sp in sp_inputs]
+    shapes = [sp.dense_shape for sp in sps]
+    if expand_nonconcat_dims:
+        widest = math_ops.reduce_max(array_ops.stack(shapes), axis=0)
+        rank = sps[0].shape.rank
+        a = axis % rank
+        mask = convert_to_tensor([d == a for d in range(rank)])
+        shapes = [math_ops.where(mask, s, widest) for s in shapes]
+    inputs = [sp.indices for sp in sps] + [sp.values for sp in sps] + shapes
+    indices, values, shape = apply_op("SparseConcat", inputs, {"concat_dim": int(axis)},
+                                      name=name or "SparseConcat")
+    return SparseTensor(indices, values, shape)
+
+
+def slice(sp_input, start, size, name=None):  # noqa: A001  (TensorFlow's name)
+    """``tf.sparse.slice``: the entries in ``[start, start + size)``, re-based at ``start``."""
+    sp = _check(sp_input, "tf.sparse.slice")
+    start = convert_to_tensor(start, dtype=dtypes.int64)
+    size = convert_to_tensor(size, dtype=dtypes.int64)
+    indices, values, shape = apply_op("SparseSlice", _parts(sp) + [start, size],
+                                      name=name or "SparseSlice")
+    return SparseTensor(indices, values, shape)
+
+
+def transpose(sp_input, perm=None, name=None):
+    """``tf.sparse.transpose``: indices and shape permuted, then reordered."""
+    sp = _check(sp_input, "tf.sparse.transpose")
+    rank = array_ops.size(sp.dense_shape) if sp.shape.rank is None else sp.shape.rank
+    if perm is None:
+        perm = array_ops.range_(rank - 1, -1, -1) if sp.shape.rank is None \
+            else list(range(rank - 1, -1, -1))
+    perm = convert_to_tensor(perm, dtype=dtypes.int64)
+    indices = array_ops.gather(sp.indices, perm, axis=1)
+    shape = array_ops.gather(sp.dense_shape, perm)
+    return reorder(SparseTensor(indices, sp.values, shape), name=name)
+
+
+def map_values(op, *args, **kwargs):
+    """``tf.sparse.map_values``: ``op`` applied to the values of the SparseTensor arguments
+    (which must share their indices); other arguments are passed unchanged."""
+    sparse = [x for x in nest.flatten([args, kwargs], expand_composites=False)
+              if isinstance(x, SparseTensor)]
+    if not sparse:
+        raise ValueError("No SparseTensor in argument list of map_values")
+
+    def values_of(x):
+        return x.values if isinstance(x, SparseTensor) else x
+    new_args = [values_of(a) for a in args]
+    new_kwargs = {k: values_of(v) for k, v in kwargs.items()}
+    return sparse[0].with_values(op(*new_args, **new_kwargs))
+
+
+def retain(sp_input, to_retain):
+    """``tf.sparse.retain``: the entries where ``to_retain`` (a bool vector) is true."""
+    sp = _check(sp_input, "tf.sparse.retain")
+    keep = convert_to_tensor(to_retain, dtype=dtypes.bool_)
+    where = array_ops.reshape(math_ops.where(keep), [-1])
+    out = SparseTensor(array_ops.gather(sp.indices, where), array_ops.gather(sp.values, where),
+                       sp.dense_shape)
+    return out._with_static_shape(sp.shape)
+
+
+def _reduction(op: str, default_name: str):
+    def reduce(sp_input, axis=None, keepdims=None, name=None):
+        sp = _check(sp_input, f"tf.sparse.{default_name}")
+        if axis is None:
+            axis = array_ops.range_(array_ops.size(sp.dense_shape)) if sp.shape.rank is None \
+                else list(range(sp.shape.rank))
+        axes = convert_to_tensor(axis, dtype=dtypes.int32)
+        return apply_op(op, _parts(sp) + [axes], {"keep_dims": bool(keepdims)}, name=name or op)
+    reduce.__name__ = default_name
+    reduce.__doc__ = (f"``tf.sparse.{default_name}``: reduces the entries present (an output "
+                      "no entry reaches is 0).")
+    return reduce
+
+
+reduce_sum = _reduction("SparseReduceSum", "reduce_sum")
+reduce_max = _reduction("SparseReduceMax", "reduce_max")
+
+
+def reshape(sp_input, shape, name=None):
+    """``tf.sparse.reshape``: the same entries in a dense shape with as many elements (one
+    dimension may be -1)."""
+    sp = _check(sp_input, "tf.sparse.reshape")
+    new_shape = convert_to_tensor(shape, dtype=dtypes.int64)
+    indices, dense_shape = apply_op("SparseReshape", [sp.indices, sp.dense_shape, new_shape],
+                                    name=name or "SparseReshape")
+    return SparseTensor(indices, sp.values, dense_shape)
+
+
+def fill_empty_rows(sp_input, default_value, name=None):
+    """``tf.sparse.fill_empty_rows``: ``(filled, empty_row_indicator)``, each empty row given
+    one entry ``default_value`` in its first column."""
+    sp = _check(sp_input, "tf.sparse.fill_empty_rows")
+    default = convert_to_tensor(default_value, dtype=sp.dtype)
+    indices, values, empty, _ = apply_op("SparseFillEmptyRows", _parts(sp) + [default],
+                                         name=name or "SparseFillEmptyRows")
+    return SparseTensor(indices, values, sp.dense_shape)._with_static_shape(sp.shape), empty
+
+
+def _elementwise(op: str, what: str):
+    def fn(sp_a, sp_b, name=None):
+        a, b = _check(sp_a, what), _check(sp_b, what)
+        indices, values = apply_op(op, _parts(a) + _parts(b), name=name or op)
+        return SparseTensor(indices, values, a.dense_shape)._with_static_shape(a.shape)
+    fn.__doc__ = (f"``{what}``: elementwise over the union of both tensors' entries (a missing "
+                  "entry counts as zero).")
+    return fn
+
+
+maximum = _elementwise("SparseSparseMaximum", "tf.sparse.maximum")
+minimum = _elementwise("SparseSparseMinimum", "tf.sparse.minimum")
+
+
+def split(sp_input=None, num_split=None, axis=None, name=None):
+    """``tf.sparse.split``: ``num_split`` slices along ``axis``; the first ``size % num_split``
+    get one more row than the others."""
+    sp = _check(sp_input, "tf.sparse.split")
+    rank = sp.shape.rank
+    if rank is None or not isinstance(axis, int):
+        raise ValueError("tf.sparse.split needs a SparseTensor of known rank and a Python axis")
+    axis = axis % rank
+    dim = sp.dense_shape[axis]
+    known = sp.shape.as_list()[axis]
+    if known is not None and not 1 <= num_split <= known:
+        raise InvalidArgumentError(message=f"Input num_split should be between 1 and the "
+                                           f"splitting dimension size ({known}), got {num_split}")
+    base, extra = dim // num_split, dim % num_split
+    parts = []
+    for k in range(num_split):
+        size = base + math_ops.cast(k < extra, dtypes.int64)
+        start = base * k + math_ops.minimum(convert_to_tensor(k, dtype=dtypes.int64), extra)
+        one_hot = [d == axis for d in range(rank)]
+        starts = math_ops.where(one_hot, array_ops.fill([rank], start),
+                                array_ops.zeros([rank], dtypes.int64))
+        sizes = math_ops.where(one_hot, array_ops.fill([rank], size), sp.dense_shape)
+        parts.append(slice(sp, starts, sizes))
+    return parts
+
+
+def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None) -> SparseTensor:
+    """``tf.sparse.eye``: ones on the diagonal of a ``[num_rows, num_columns]`` matrix."""
+    rows = convert_to_tensor(num_rows, dtype=dtypes.int64)
+    cols = rows if num_columns is None else convert_to_tensor(num_columns, dtype=dtypes.int64)
+    diag = array_ops.range_(math_ops.minimum(rows, cols), dtype=dtypes.int64)
+    return SparseTensor(array_ops.stack([diag, diag], axis=1),
+                        array_ops.ones(array_ops.shape(diag), dtype=dtype),
+                        array_ops.stack([rows, cols]))
+
+
+def to_indicator(sp_input, vocab_size, name=None):
+    """``tf.sparse.to_indicator``: a dense bool tensor ``[..., vocab_size]``, true at the ids
+    (the values) of each row of the last dimension."""
+    sp = _check(sp_input, "tf.sparse.to_indicator")
+    ids = math_ops.cast(array_ops.reshape(sp.values, [-1, 1]), dtypes.int64)
+    leading = array_ops.strided_slice(sp.indices, (builtins.slice(None), builtins.slice(0, -1)))
+    shape = array_ops.concat([array_ops.strided_slice(sp.dense_shape, builtins.slice(0, -1)),
+                              convert_to_tensor([vocab_size], dtype=dtypes.int64)], 0)
+    marks = SparseTensor(array_ops.concat([leading, ids], 1),
+                         array_ops.ones(array_ops.shape(ids)[:1], dtype=dtypes.bool_), shape)
+    return to_dense(reorder(marks), default_value=False, validate_indices=False, name=name)
