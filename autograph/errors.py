@@ -19,6 +19,10 @@ class ConversionError(AutoGraphError):
     """A function cannot be converted (no source, unsupported construct...)."""
 
 
+class SourceUnavailableError(ConversionError):
+    """The function has no source to convert (exec, eval, an interactive prompt)."""
+
+
 class UnsupportedConstructError(ConversionError, NotImplementedError):
     """The function uses a construct the converter cannot turn into a graph (``yield``,
     ``del`` of a variable a loop carries): Python's ``NotImplementedError`` convention."""

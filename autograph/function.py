@@ -7,7 +7,7 @@ callable; it is looked up lazily, and a Function is built without one when
 """
 from __future__ import annotations
 
-import functools
+import warnings
 
 from runtime.function import Function
 
@@ -17,10 +17,20 @@ def _converter(autograph_options):
     cannot be imported (yet)."""
     try:
         from autograph.converter.options import ConversionOptions
+        from autograph.errors import SourceUnavailableError
         from autograph.impl.api import convert
     except ImportError:
         return None
-    return functools.partial(convert, options=ConversionOptions.of_tf_function(autograph_options))
+    options = ConversionOptions.of_tf_function(autograph_options)
+
+    def converter(fn):
+        try:
+            return convert(fn, options=options)
+        except SourceUnavailableError as e:  # (exec, eval): as TensorFlow, run it as written
+            warnings.warn(f"AutoGraph could not transform {fn!r} and will run it as-is. "
+                          f"Cause: {e}", stacklevel=2)
+            return fn
+    return converter
 
 
 def function(func=None, input_signature=None, autograph: bool = True, jit_compile=None,

@@ -27,6 +27,11 @@ class InvalidArgumentError(OpError, ValueError):
     """An op got an argument it cannot work with (wrong dtype, shape, value)."""
 
 
+class DTypeMismatchError(InvalidArgumentError, TypeError):
+    """Operands of different dtypes: TensorFlow's InvalidArgumentError when an op runs
+    eagerly, its TypeError when a graph is built; this is both."""
+
+
 class NotFoundError(OpError, LookupError):
     """Something named does not exist (an op type, a file, a resource)."""
 

@@ -45,6 +45,8 @@ composites, so they go everywhere the runtime's own do.
 """
 from __future__ import annotations
 
+from runtime.tensor import EagerTensor, SymbolicTensor
+
 
 class CompositeTensor:
     """Base for values made of tensors with a static ``_type_spec`` (``tf.CompositeTensor``)."""
@@ -177,16 +179,27 @@ BINARY_ELEMENTWISE = ("add", "subtract", "multiply", "divide", "truediv", "floor
                       "logical_or", "logical_xor", "equal", "not_equal")
 DISPATCHABLE = frozenset(UNARY_ELEMENTWISE + BINARY_ELEMENTWISE + (
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any",
-    "reduce_all", "concat", "stack", "gather", "zeros_like", "ones_like", "size"))
+    "reduce_all", "reduce_std", "reduce_variance", "concat", "stack", "gather", "zeros_like",
+    "ones_like", "size", "shape", "rank", "where", "one_hot", "tile", "expand_dims", "squeeze",
+    "reverse", "map_fn", "embedding_lookup",
+    # tf.strings
+    "substr", "to_hash_bucket_fast", "to_hash_bucket_strong", "to_hash_bucket", "to_number",
+    "length", "upper", "lower", "strip", "regex_full_match", "regex_replace", "as_string",
+    "join"))
 
 _HANDLERS: dict = {}  # api name -> [(matches(args, kwargs), handler, registered target)]
 _DISPATCH_TYPES: tuple = (CompositeTensor,)  # an argument of these types looks for a target
 
 
 def register_dispatch(api_name: str, cls, handler) -> None:
-    """Calls of ``api_name`` with an argument of class ``cls`` run ``handler`` instead."""
+    """Calls of ``api_name`` with an argument of class ``cls`` (a composite, or a type spec
+    such as ``map_fn``'s ``fn_output_signature=tf.RaggedTensorSpec(...)``) run ``handler``."""
+    global _DISPATCH_TYPES
     if api_name not in DISPATCHABLE:
         raise ValueError(f"{api_name} is not a dispatchable API")
+    if not issubclass(cls, _DISPATCH_TYPES):
+        _DISPATCH_TYPES = _DISPATCH_TYPES + (cls,)
+        _PLAIN_ARGS.difference_update([c for c in list(_PLAIN_ARGS) if issubclass(c, cls)])
 
     def holds(v):
         return isinstance(v, cls) or (type(v) in (list, tuple)
@@ -197,8 +210,15 @@ def register_dispatch(api_name: str, cls, handler) -> None:
     _HANDLERS.setdefault(api_name, []).append((matches, handler, handler))
 
 
+# Argument classes that never dispatch, tested by identity before the isinstance scans (tf.add
+# on tensors and numbers is the common call); registering a type drops its bases from it.
+_PLAIN_ARGS: set = {EagerTensor, SymbolicTensor, int, float, bool}
+
+
 def _has_dispatch_type(values) -> bool:
     for v in values:
+        if v.__class__ in _PLAIN_ARGS:
+            continue
         if isinstance(v, _DISPATCH_TYPES):
             return True
         if type(v) in (list, tuple) and any(isinstance(x, _DISPATCH_TYPES) for x in v):
@@ -291,6 +311,7 @@ def _register(api_name: str, sig, types: dict, handler, target) -> None:
     new = [c for tp in types.values() for c in _classes_in(tp)
            if c not in (Tensor, type(None)) and not issubclass(c, _DISPATCH_TYPES)]
     _DISPATCH_TYPES = _DISPATCH_TYPES + tuple(dict.fromkeys(new))
+    _PLAIN_ARGS.difference_update([c for c in list(_PLAIN_ARGS) if issubclass(c, _DISPATCH_TYPES)])
 
 
 def dispatch_for_api(api, *signatures):

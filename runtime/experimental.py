@@ -3,3 +3,4 @@ from runtime.extension_type import (ExtensionType, ExtensionTypeSpec,  # noqa: F
                                     dispatch_for_api, dispatch_for_binary_elementwise_apis,
                                     dispatch_for_unary_elementwise_apis,
                                     unregister_dispatch_for)
+from runtime.ragged import DynamicRaggedShape  # noqa: F401,E402

@@ -18,6 +18,11 @@ class BreakTransformer(StatementTransformer):
         return node  # each function is handled on its own
 
     def _loop(self, node):
+        if node.orelse and not self.ctx.options.loop_else:
+            kind = "for" if isinstance(node, gast.For) else "while"
+            raise self.ctx.error(node, f"{kind}/else statement not yet supported under "
+                                       "tf.function (as in TensorFlow): set a flag where the "
+                                       "loop breaks and test it after the loop instead.")
         node.body = self.visit_block(node.body)
         node.orelse = self.visit_block(node.orelse)
         if not jumps.contains(node.body, gast.Break, into_loops=False):

@@ -48,6 +48,7 @@ def features(value) -> frozenset:
 @dataclass(frozen=True)
 class ConversionOptions:
     features: frozenset = frozenset()
+    loop_else: bool = True  # convert a loop's `else` clause (TensorFlow refuses it)
 
     def uses(self, feature: Feature) -> bool:
         return Feature.ALL in self.features or feature in self.features
@@ -55,7 +56,7 @@ class ConversionOptions:
     @classmethod
     def of_tf_function(cls, autograph_options=None) -> "ConversionOptions":
         """What ``tf.function(..., experimental_autograph_options=...)`` converts."""
-        return cls(features(autograph_options))
+        return cls(features(autograph_options), loop_else=False)
 
 
 DEFAULT = ConversionOptions()

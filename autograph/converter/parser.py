@@ -17,7 +17,7 @@ import gast
 
 from autograph.converter.gast_convert import ast_to_gast
 from autograph.converter.gast_convert import parse as _parse
-from autograph.errors import ConversionError
+from autograph.errors import ConversionError, SourceUnavailableError
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ def _source_lines(fn):
     try:
         lines, start = inspect.getsourcelines(fn)
     except (OSError, TypeError) as e:
-        raise ConversionError(
+        raise SourceUnavailableError(
             f"Cannot convert {_describe(fn)}: its source code is not available ({e}). Functions "
             "defined with exec() or in an interactive prompt have no source file. Define it in "
             "a module, or mark it with @tf.autograph.experimental.do_not_convert to run it "

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from graph.dtypes import DType, bool_
-from graph.errors import InvalidArgumentError
+from graph.errors import DTypeMismatchError, InvalidArgumentError
 from graph.ir import TensorType
 from graph.shapes import TensorShape, broadcast_shapes
 
@@ -17,7 +17,7 @@ def same_dtype(op: str, inputs) -> DType:
     dtype = inputs[0].dtype
     for i in inputs[1:]:
         if i.dtype != dtype:
-            raise InvalidArgumentError(
+            raise DTypeMismatchError(
                 message=f"{op}: cannot compute {op} as input #1 was expected to be a "
                         f"{dtype.name} tensor but is a {i.dtype.name} tensor. "
                         f"Use tf.cast to make both operands the same dtype.")

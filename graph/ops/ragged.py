@@ -273,7 +273,7 @@ register_op("RaggedFromDense", _from_dense_infer, _from_dense,
 
 # -- reductions ------------------------------------------------------------------------------------
 
-_REDUCERS = ("sum", "prod", "max", "min", "mean")
+_REDUCERS = ("sum", "prod", "max", "min")
 
 
 def _reduce_infer(inputs, attrs):
@@ -284,7 +284,7 @@ def _reduce_infer(inputs, attrs):
     if reducer not in _REDUCERS:
         raise _error(f"RaggedReduce: unknown reducer {reducer!r}")
     _check_int_input("RaggedReduce", splits, "row_splits", rank=1)
-    if data.dtype.is_string or (data.dtype.is_bool and reducer not in ("max", "min")):
+    if data.dtype.is_string or data.dtype.is_bool:
         raise _error(f"RaggedReduce: reduce_{reducer} does not support {data.dtype.name}")
     inner = [] if data.shape.rank is None else list(data.shape.as_tuple()[1:])
     if data.shape.rank is None:
@@ -294,19 +294,16 @@ def _reduce_infer(inputs, attrs):
 
 
 def _identity(reducer: str, dtype: np.dtype):
-    if reducer in ("sum", "mean"):
+    """The value of an empty row: TensorFlow's (max/min: the lowest/highest finite value)."""
+    if reducer == "sum":
         return 0
     if reducer == "prod":
         return 1
-    if dtype == np.bool_:
-        return reducer == "min"
-    if np.issubdtype(dtype, np.floating):
-        return -np.inf if reducer == "max" else np.inf
-    info = np.iinfo(dtype)
+    info = np.finfo(dtype) if np.issubdtype(dtype, np.floating) else np.iinfo(dtype)
     return info.min if reducer == "max" else info.max
 
 
-_UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "max": np.maximum,
+_UFUNCS = {"sum": np.add, "prod": np.multiply, "max": np.maximum,
            "min": np.minimum}
 
 
@@ -323,12 +320,6 @@ def _reduce(data, row_splits, reducer="sum", axis="rows"):
         n = int(lengths.max()) if lengths.size else 0
     out = np.full((n,) + data.shape[1:], _identity(reducer, data.dtype), dtype=data.dtype)
     _UFUNCS[reducer].at(out, ids, data)
-    if reducer == "mean":
-        counts = np.bincount(ids, minlength=n).reshape((n,) + (1,) * (data.ndim - 1))
-        if np.issubdtype(data.dtype, np.floating):
-            out = (out / counts).astype(data.dtype)
-        else:
-            out = (out // np.maximum(counts, 1)).astype(data.dtype)
     return out
 
 

@@ -302,7 +302,7 @@ class Dataset:
 
             def to_ragged(*x):
                 leaves = structure.flatten(x[0] if len(x) == 1 else x)
-                return [t if k is None else RaggedTensorSpec._to_variant(
+                return [structure.components(t)[0] if k is None else RaggedTensorSpec._to_variant(
                     t if k == 0 else RaggedTensor.from_tensor(
                         t, ragged_rank=k, row_splits_dtype=row_splits_dtype))
                     for t, k in zip(leaves, ranks)]

@@ -116,10 +116,10 @@ def backprop(records: Sequence[OpRecord], targets: Sequence, target_grads: Seque
             pending.setdefault(k, []).append(g)
     with np.errstate(all="ignore") if fast else _NO_CONTEXT:  # as eager kernels are silent
         _backward(live, pending, reached, source_keys, fast)
-    result = []
-    for s in sources:
-        gs = pending.get(key_of(s))
-        result.append(_sum(gs, fast) if gs else None)
+        result = []
+        for s in sources:
+            gs = pending.get(key_of(s))
+            result.append(_sum(gs, fast) if gs else None)
     return result
 
 

@@ -122,7 +122,9 @@ def _check_convertible(value, dtype: DType) -> None:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if isinstance(leaf, complex) and not dtype.is_complex:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-        if isinstance(leaf, float) and (dtype.is_integer or dtype.is_bool) and leaf != int(leaf):
+        if isinstance(leaf, float) and (dtype.is_integer or dtype.is_bool):  # even 2.0
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if dtype.is_bool and isinstance(leaf, int) and not isinstance(leaf, bool):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if isinstance(leaf, int) and not isinstance(leaf, bool) and dtype.is_integer:
             info = np.iinfo(dtype.numpy_dtype)

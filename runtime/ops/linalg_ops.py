@@ -335,12 +335,20 @@ def _k_tensor(k) -> Tensor:
     return convert_to_tensor(k, dtype_hint=dtypes.int32)
 
 
+def _padding(value, dtype) -> Tensor:
+    """A padding value in ``dtype``: a Python number is cast, as TensorFlow casts it (the
+    default 0 pads a bool matrix with False)."""
+    if isinstance(value, (bool, int, float)) and not dtype.is_string:
+        value = np.asarray(value).astype(dtype.numpy_dtype)
+    return convert_to_tensor(value, dtype=dtype)
+
+
 def diag(diagonal, name: str = "diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
          align: str = "RIGHT_LEFT") -> Tensor:
     """``tf.linalg.diag``: matrices with ``diagonal`` on diagonal ``k`` (or the band of
     diagonals ``k = (lo, hi)``), ``padding_value`` elsewhere."""
     d = convert_to_tensor(diagonal)
-    pad = convert_to_tensor(padding_value, dtype=d.dtype)
+    pad = _padding(padding_value, d.dtype)
     rows = convert_to_tensor(num_rows, dtype_hint=dtypes.int32)
     cols = convert_to_tensor(num_cols, dtype_hint=dtypes.int32)
     return apply_op("MatrixDiagV3", [d, _k_tensor(k), rows, cols, pad], {"align": align},

@@ -25,15 +25,18 @@ def is_tensor_like(value) -> bool:
 
 
 def _convert_like(value, dtype: DType, name: str) -> Tensor:
-    """Converts a non-tensor operand to ``dtype``, refusing lossy conversions."""
+    """Converts a non-tensor operand to ``dtype`` as TensorFlow does: a numpy value is cast
+    (``int32 * np.float64(2.5)`` is 2), a Python value must fit (``int32 * 2.5`` and
+    ``int32 + 2.0`` are TypeErrors)."""
     if isinstance(value, (np.ndarray, np.generic)):
         src = np.asarray(value).dtype
-        natural = as_dtype(src) if src.kind not in "OSU" else dtypes.string
-        if natural != dtype and not (src.kind not in "OSU" and not dtype.is_string
-                                     and np.can_cast(src, dtype.numpy_dtype, "same_kind")):
+        if (src.kind in "OSU") != dtype.is_string or (src.kind == "c" and not dtype.is_complex):
             raise TypeError(
                 f"Cannot convert a numpy {src} value to a {dtype.name} tensor "
                 f"(at {current_origin()}); convert it with tf.cast or use a {dtype.name} array")
+        if src.kind not in "OSU" and src != dtype.numpy_dtype:
+            with np.errstate(all="ignore"):  # (TensorFlow's cast wraps and truncates)
+                value = np.asarray(value).astype(dtype.numpy_dtype)
         return convert_to_tensor(value, dtype_hint=dtype, name=name)
     try:
         return convert_to_tensor(value, dtype=dtype, name=name)
@@ -139,7 +142,8 @@ def pow(x, y, name=None) -> Tensor:  # noqa: A001  (TensorFlow's name)
 
 
 _TRUEDIV_TYPES = {"int8": dtypes.float32, "uint8": dtypes.float32, "int16": dtypes.float32,
-                  "int32": dtypes.float64, "int64": dtypes.float64}
+                  "uint16": dtypes.float32, "int32": dtypes.float64, "int64": dtypes.float64,
+                  "uint32": dtypes.float64, "uint64": dtypes.float64}
 
 
 def truediv(x, y, name=None) -> Tensor:

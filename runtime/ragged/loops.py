@@ -22,9 +22,6 @@ def staged_index_for(n: Tensor, element, extra_test, body, get_state, set_state,
     """``for i in range(n): body(element(i))`` as one while_loop, stopping early when
     ``extra_test()`` (a ``break`` or ``return``) is false."""
     names, init, start, carried = loop_start(get_state, symbol_names)
-    for i, value in enumerate(init):
-        if _is_undefined(value) and i not in carried:
-            raise ValueError(f"'{names[i]}' must be defined before the loop")
 
     def cond_fn(itr, *vals):
         _install(set_state, init, carried, vals)

@@ -35,11 +35,6 @@ def _ragged_reduce_grad(op, g):
     spread = A.gather(g, ids)
     if reducer == "sum":
         return [spread, None]
-    if reducer == "mean":
-        ones = A.ones_like(data)
-        counts = apply_op("RaggedReduce", [ones, splits], {"reducer": "sum", "axis": axis},
-                          name="RaggedReduceCount")
-        return [spread / A.gather(counts, ids), None]
     out = A.gather(op.outputs[0], ids)
     if reducer == "prod":
         return [spread * out / data, None]

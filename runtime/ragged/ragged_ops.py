@@ -3,8 +3,8 @@
 Elementwise ops apply to the flat values (a RaggedTensor and a scalar, a
 dense tensor broadcasting over the uniform inner dimensions, or two
 RaggedTensors with the same row partition); reductions over a ragged axis
-use ``RaggedReduce`` (graph/ops/ragged.py). ``tf.add(rt, 1)`` reaches these
-through the composite dispatch (runtime/composite.py).
+are in ragged_reductions.py. ``tf.add(rt, 1)`` reaches these through the
+composite dispatch (runtime/composite.py).
 """
 from __future__ import annotations
 
@@ -37,6 +37,14 @@ def _scalar_and_max_depth(pylist):
     return 0, 0
 
 
+def _scalars(pylist):
+    if isinstance(pylist, (list, tuple)):
+        for child in pylist:
+            yield from _scalars(child)
+    elif not isinstance(pylist, np.ndarray):
+        yield pylist
+
+
 def _default_inner_shape(pylist, ragged_rank: int) -> tuple:
     """The uniform shape of the items ``ragged_rank`` levels down (checked to agree)."""
     values = list(pylist)
@@ -57,6 +65,9 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     if isinstance(pylist, Tensor):
         raise TypeError("pylist may not be a Tensor; use RaggedTensor.from_tensor")
     scalar_depth, max_depth = _scalar_and_max_depth(pylist)
+    kinds = {isinstance(v, (str, bytes)) for v in _scalars(pylist)}
+    if len(kinds) > 1:
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if scalar_depth is not None and max_depth > scalar_depth:
         raise ValueError(f"Invalid pylist={pylist!r}: empty list nesting is greater than scalar "
                          "value nesting")
@@ -145,6 +156,11 @@ def map_flat_values(op, *args, **kwargs):
     kwargs = unwrap(kwargs)
     if not partition:
         return op(*args, **kwargs)
+    sizes = {rt.flat_values.shape.as_tuple()[0] for rt in partition
+             if rt.flat_values.shape.rank is not None}
+    if len(sizes - {None}) > 1:
+        raise ValueError(f"Input RaggedTensors' flat_values must all have the same "
+                         f"outer-dimension size.  Got sizes: {set(sizes - {None})}")
     for other in partition[1:]:
         _check_same_partition(partition[0], other)
     return partition[0].with_flat_values(op(*args, **kwargs))
@@ -268,83 +284,3 @@ def _unhashable(self):
 RaggedTensor.__eq__ = _equality(math_ops.equal, False)
 RaggedTensor.__ne__ = _equality(math_ops.not_equal, True)
 RaggedTensor.__hash__ = _unhashable
-
-
-# -- reductions -------------------------------------------------------------------------------
-
-_REDUCERS = {"reduce_sum": ("sum", math_ops.reduce_sum),
-             "reduce_mean": ("mean", math_ops.reduce_mean),
-             "reduce_max": ("max", math_ops.reduce_max),
-             "reduce_min": ("min", math_ops.reduce_min),
-             "reduce_prod": ("prod", math_ops.reduce_prod),
-             # (bools reduce as 0/1 integers: any = sum > 0, all = prod > 0, also for empty rows)
-             "reduce_any": ("sum", math_ops.reduce_any),
-             "reduce_all": ("prod", math_ops.reduce_all)}
-
-
-def _reduction_handler(api: str):
-    reducer, dense = _REDUCERS[api]
-
-    def handler(input_tensor, axis=None, keepdims: bool = False, name=None):
-        rt = input_tensor
-        if axis is None:
-            out = dense(rt.flat_values)
-            if keepdims:
-                rank = rt.shape.rank
-                out = array_ops.reshape(out, [1] * rank)
-            return out
-        rank = rt.shape.rank
-        axes = [axis] if not isinstance(axis, (list, tuple)) else list(axis)
-        if isinstance(axis, Tensor):
-            value = _static_value(axis)
-            if value is None:
-                raise ValueError(f"{api} of a RaggedTensor needs a static axis{_where()}")
-            axes = np.asarray(value).reshape(-1).tolist()
-        norm = []
-        for a in axes:
-            a = int(a)
-            if rank is not None:
-                if not -rank <= a < rank:
-                    raise ValueError(f"axis={a} out of bounds: expected {-rank}<=axis<{rank}")
-                a = a + rank if a < 0 else a
-            elif a < 0:
-                raise ValueError(f"{api} of a RaggedTensor of unknown rank needs axis >= 0")
-            norm.append(a)
-        result = rt
-        for a in sorted(set(norm), reverse=True):
-            result = _reduce_axis(api, reducer, dense, result, a, keepdims)
-        return result
-    return handler
-
-
-def _reduce_axis(api, reducer, dense, rt, axis: int, keepdims: bool):
-    if not isinstance(rt, RaggedTensor):
-        return dense(rt, axis=axis, keepdims=keepdims)
-    k = rt.ragged_rank
-    if keepdims:
-        raise NotImplementedError(f"{api}(keepdims=True) over a RaggedTensor is not supported"
-                                  f"{_where()}")
-    flat = rt.flat_values
-    data = flat
-    if api in ("reduce_any", "reduce_all"):
-        data = math_ops.cast(flat, dtypes.int32)
-    if axis > k:  # a uniform inner dimension: reduce the flat values
-        return rt.with_flat_values(dense(flat, axis=axis - k))
-    if axis == k:  # the innermost ragged dimension: reduce each innermost row
-        out = apply_op("RaggedReduce", [data, rt.nested_row_splits[-1]],
-                       {"reducer": reducer, "axis": "rows"}, name=f"Ragged{api}")
-        if data is not flat:
-            out = math_ops.cast(out, dtypes.bool_)
-        if k == 1:
-            return out
-        return RaggedTensor._from_nested(out, rt.nested_row_splits[:-1])
-    if axis == 0 and k == 1:  # across the rows: one value per column position
-        out = apply_op("RaggedReduce", [data, rt.row_splits],
-                       {"reducer": reducer, "axis": "columns"}, name=f"Ragged{api}")
-        return math_ops.cast(out, dtypes.bool_) if data is not flat else out
-    raise NotImplementedError(f"{api} over axis {axis} of a RaggedTensor with ragged_rank {k} "
-                              f"is not supported{_where()}; reduce the innermost axes first")
-
-
-for _api in _REDUCERS:
-    composite.register_dispatch(_api, RaggedTensor, _reduction_handler(_api))

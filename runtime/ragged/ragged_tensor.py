@@ -87,14 +87,15 @@ class RaggedTensor(CompositeTensor):
     constructor is private, as in TensorFlow.
     """
 
-    __slots__ = ("_values", "_row_splits", "__weakref__")
+    __slots__ = ("_values", "_row_splits", "_uniform_row_length", "__weakref__")
 
-    def __init__(self, values, row_splits, internal: bool = False):
+    def __init__(self, values, row_splits, internal: bool = False, uniform_row_length=None):
         if not internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the factory "
                              "methods instead (e.g., RaggedTensor.from_row_lengths())")
         self._values = values
         self._row_splits = row_splits
+        self._uniform_row_length = uniform_row_length  # (a scalar when every row has it)
 
     # -- factories ----------------------------------------------------------------
     @classmethod
@@ -148,6 +149,41 @@ class RaggedTensor(CompositeTensor):
         zero = constant([0], dtype=limits.dtype)
         return cls.from_row_splits(values, array_ops.concat([zero, limits], 0),
                                    validate=validate)
+
+    @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
+                                name=None):
+        """Rows of ``uniform_row_length`` values each: a ragged dimension of known size, which
+        ``shape`` shows and ``uniform_row_length`` returns."""
+        values = _convert_values(values)
+        length = convert_to_tensor(uniform_row_length, dtype_hint=dtypes.int64)
+        if values.__class__ is RaggedTensor:
+            length = math_ops.cast(length, values.row_splits_dtype)
+        elif length.dtype not in _SPLITS_DTYPES:
+            raise TypeError(f"uniform_row_length must be int32 or int64, got "
+                            f"{length.dtype.name}")
+        if length.shape.rank not in (None, 0):
+            raise ValueError(f"uniform_row_length must be a scalar, got shape {length.shape}")
+        dt = length.dtype
+        nvals = _nvals(values, dt)
+        zero = constant(0, dtype=dt)
+        if nrows is None:
+            one = constant(1, dtype=dt)
+            n = math_ops.floordiv(nvals, math_ops.maximum(length, one))
+            n = math_ops.where(math_ops.equal(length, zero), zero, n)
+        else:
+            n = convert_to_tensor(nrows, dtype=dt)
+        lv, nv, vv = _static_value(length), _static_value(n), _static_value(nvals)
+        if validate and None not in (lv, nv, vv) and int(lv) * int(nv) != int(vv):
+            raise ValueError(f"uniform_row_length={int(lv)} times nrows={int(nv)} must equal "
+                             f"nvals={int(vv)}")
+        splits = array_ops.range(zero, n + constant(1, dtype=dt)) * length
+        return cls(values, splits, internal=True, uniform_row_length=length)
+
+    @property
+    def uniform_row_length(self):
+        """The length of every row when the rows were built uniform, else None."""
+        return self._uniform_row_length
 
     @classmethod
     def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64):
@@ -267,8 +303,13 @@ class RaggedTensor(CompositeTensor):
         inner = self.flat_values.shape
         if inner.rank is None:
             return TensorShape(None)
-        return TensorShape([self._static_nrows()] + [None] * self.ragged_rank
-                           + list(inner.as_tuple()[1:]))
+        dims, rt = [self._static_nrows()], self
+        while isinstance(rt, RaggedTensor):
+            length = None if rt._uniform_row_length is None else \
+                _static_value(rt._uniform_row_length)
+            dims.append(None if length is None else int(length))
+            rt = rt._values
+        return TensorShape(dims + list(inner.as_tuple()[1:]))
 
     def get_shape(self) -> TensorShape:
         return self.shape
@@ -281,8 +322,7 @@ class RaggedTensor(CompositeTensor):
         return [self.flat_values, *self.nested_row_splits]
 
     def _with_components(self, tensors) -> "RaggedTensor":
-        tensors = list(tensors)
-        return RaggedTensor._from_nested(tensors[0], tensors[1:])
+        return self._type_spec._from_components(tensors)
 
     # -- row partition queries ----------------------------------------------------------------
     def nrows(self, out_type=None, name=None) -> Tensor:
@@ -335,7 +375,8 @@ class RaggedTensor(CompositeTensor):
     # -- new values on the same partition -----------------------------------------------------
     def with_values(self, new_values) -> "RaggedTensor":
         new_values = _convert_values(new_values)
-        return RaggedTensor(new_values, self._row_splits, internal=True)
+        return RaggedTensor(new_values, self._row_splits, internal=True,
+                            uniform_row_length=self._uniform_row_length)
 
     def with_flat_values(self, new_values) -> "RaggedTensor":
         if isinstance(self._values, RaggedTensor):
@@ -550,8 +591,9 @@ def _getitem(x, keys: list):
         if not isinstance(inner, RaggedTensor):
             return array_ops.expand_dims(inner, 0)
         dtype = inner.row_splits_dtype
-        return RaggedTensor(inner, array_ops.stack([constant(0, dtype=dtype), inner.nrows()]),
-                            internal=True)
+        n = inner.nrows()
+        return RaggedTensor(inner, array_ops.stack([constant(0, dtype=dtype), n]),
+                            internal=True, uniform_row_length=n)
     if isinstance(key, slice):
         return _inner_getitem(x._row_slice(key), rest)
     row = x._row(key)
@@ -569,7 +611,7 @@ def _inner_getitem(x, keys: list):
         inner = _inner_getitem(x, rest)
         n = inner.nrows()
         return RaggedTensor(inner, array_ops.range(constant(0, dtype=n.dtype), n + 1),
-                            internal=True)
+                            internal=True, uniform_row_length=constant(1, dtype=n.dtype))
     if isinstance(key, slice):
         if key.start is None and key.stop is None and key.step is None:
             return x.with_values(_inner_getitem(x.values, rest))
@@ -775,8 +817,17 @@ class RaggedTensorSpec(TypeSpec):
         return [f"{base}.flat_values"] + [f"{base}.{s}" for s in splits]
 
     def _from_components(self, tensors) -> RaggedTensor:
+        """The value on ``tensors``; a ragged dimension of known size in the spec's shape is a
+        uniform row length, as TensorFlow rebuilds it."""
         tensors = list(tensors)
-        return RaggedTensor._from_nested(tensors[0], tensors[1:])
+        result = tensors[0]
+        dims = self._shape.as_tuple()
+        for level in reversed(range(1, len(tensors))):
+            splits = tensors[level]
+            size = None if dims is None else dims[level]
+            length = None if size is None else constant(size, dtype=splits.dtype)
+            result = RaggedTensor(result, splits, internal=True, uniform_row_length=length)
+        return result
 
     def _to_components(self, value) -> list:
         return value._components() if isinstance(value, RaggedTensor) else [value]

@@ -9,6 +9,7 @@ import pytest
 
 from graph.errors import InvalidArgumentError
 
+import autograph
 import runtime as rt
 from autograph.errors import ConversionError, UndefinedVariableError
 from autograph.impl.api import convert, to_code
@@ -238,3 +239,12 @@ def test_staged_control_flow_inside_try_except_is_staged_as_tensorflow_stages_it
     assert "not errors raised when the graph runs" in warned[0]
     assert convert(staged_if_in_try)(1) == 2
     assert staged(convert(python_if_in_try), np.int32(1), True) == 2
+
+
+def test_tf_function_of_a_function_without_source_runs_it_as_written():
+    """TensorFlow warns and runs such a function unconverted (convert() still raises)."""
+    fn = eval("lambda x: x + 1")  # noqa: S307  (no source file)
+    with pytest.warns(UserWarning, match="could not transform"):
+        assert int(autograph.function(fn)(rt.constant(1))) == 2
+    with pytest.raises(ConversionError, match="source code is not available"):
+        convert(fn)

@@ -247,7 +247,7 @@ def test_optimize_combines_passes_and_keeps_values():
 
 def test_errors_after_optimization_still_name_the_users_line():
     def f(x, idx):
-        return rt.gather(rt.identity(x) * 1.0, idx) + 0
+        return rt.gather(rt.identity(x) * 1, idx) + 0
     graph, _, _ = trace(f, np.ones(3, np.int32), np.int32(0))
     new = optimize(graph)
     with pytest.raises(InvalidArgumentError) as info:

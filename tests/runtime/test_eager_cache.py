@@ -119,7 +119,7 @@ def test_errors_are_not_cached_and_keep_their_message():
     x, y = rt.constant([1.0]), rt.constant([1])
     add = lambda: x + y  # noqa: E731  (one line: the messages name it)
     first = _message(add)
-    assert "InvalidArgumentError" in first and "int32" in first and "test_eager_cache" in first
+    assert "cannot compute AddV2" in first and "int32" in first and "test_eager_cache" in first
     assert _message(add) == first                     # the same message every time
     assert _message(lambda: _uncached("AddV2", [x, y])).split("\n")[0] == first.split("\n")[0]
     rt.constant([1.0]) + rt.constant([2.0])            # a good key next to the bad one

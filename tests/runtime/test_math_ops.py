@@ -103,8 +103,10 @@ def test_python_literals_take_the_tensor_dtype():
 def test_float_into_int_tensor_is_a_type_error_naming_the_line():
     with pytest.raises(TypeError, match=r"Cannot convert 1.5 to EagerTensor of dtype int32.*test_math_ops.py:\d+"):
         tf.constant(1) + 1.5
-    with pytest.raises(TypeError, match="numpy float64 value to a int32 tensor.*tf.cast"):
-        tf.constant([1, 2]) * np.array([0.5, 0.5])
+    with pytest.raises(TypeError, match=r"Cannot convert 2.0 to EagerTensor of dtype int32"):
+        tf.constant(1) + 2.0  # even a whole float (TensorFlow refuses it too)
+    # numpy values are cast to the tensor's dtype, as TensorFlow casts them
+    assert (tf.constant([1, 2]) * np.array([0.5, 2.5])).numpy().tolist() == [0, 4]
 
 
 def test_mixing_tensor_dtypes_raises_invalid_argument_naming_the_fix():

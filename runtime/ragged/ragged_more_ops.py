@@ -1,0 +1,180 @@
+"""``rt.merge_dims``, ``tf.ragged.boolean_mask``, ``tf.ragged.cross`` and the segment-id
+conversions ``tf.ragged.segment_ids_to_row_splits`` / ``row_splits_to_segment_ids``.
+
+All are compositions of the ragged ops (splits from lengths or row ids, ``RaggedReduce``)
+and gathers, so they run eagerly and staged alike and differentiate through the gathers.
+"""
+from __future__ import annotations
+
+from graph import dtypes
+from runtime.ops import array_ops, math_ops, string_ops
+from runtime.ops.core import apply_op, constant, convert_to_tensor
+from runtime.ragged.ragged_ops import _check_same_partition
+from runtime.ragged.ragged_tensor import RaggedTensor, _convert_partition, _gather_rows, _where
+from runtime.tensor import Tensor
+
+
+# -- segment ids <-> row splits -------------------------------------------------------------------
+
+def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, name=None):
+    """The row splits of rows ``0..num_segments-1`` holding the (sorted) ``segment_ids``."""
+    if out_type is None:
+        out_type = segment_ids.dtype if isinstance(segment_ids, Tensor) else dtypes.int64
+    ids = _convert_partition(segment_ids, "segment_ids", dtype=out_type)
+    n = convert_to_tensor(-1 if num_segments is None else num_segments, dtype=ids.dtype)
+    return apply_op("RaggedRowSplitsFromRowIds", [ids, n], name=name or "SegmentIdsToRowSplits")
+
+
+def row_splits_to_segment_ids(splits, name=None, out_type=None):
+    """The row of every value of a partition given by ``splits``."""
+    if out_type is None:
+        out_type = splits.dtype if isinstance(splits, Tensor) else dtypes.int64
+    splits = _convert_partition(splits, "splits", dtype=out_type)
+    return apply_op("RaggedSplitsToRowIds", [splits], name=name or "RowSplitsToSegmentIds")
+
+
+# -- merge_dims -----------------------------------------------------------------------------------
+
+def _merge_dense(t: Tensor, outer: int, inner: int) -> Tensor:
+    """Dimensions ``outer..inner`` of a dense tensor as one."""
+    if outer == inner:
+        return t
+    dims = t.shape.as_list() if t.shape.rank is not None else None
+    if dims is not None and None not in dims[outer:inner + 1] + dims[:outer] + dims[inner + 1:]:
+        return array_ops.reshape(t, dims[:outer] + [-1] + dims[inner + 1:])
+    shape = array_ops.shape(t)
+    return array_ops.reshape(t, array_ops.concat(
+        [shape[:outer], constant([-1]), shape[inner + 1:]], 0))
+
+
+def merge_dims(rt, outer_axis: int, inner_axis: int):
+    """``rt.merge_dims(outer, inner)``: dimensions ``outer..inner`` as one (merging the rows
+    axis gives the values themselves: a dense tensor when no ragged dimension is left)."""
+    rank = rt.shape.rank
+    if rank is None:
+        raise ValueError("merge_dims requires a RaggedTensor of known rank")
+    outer = outer_axis + rank if outer_axis < 0 else outer_axis
+    inner = inner_axis + rank if inner_axis < 0 else inner_axis
+    if not 0 <= outer < rank or not 0 <= inner < rank:
+        raise ValueError(f"axis out of bounds: outer_axis={outer_axis}, inner_axis={inner_axis}"
+                         f" for a RaggedTensor of rank {rank}")
+    if outer > inner:
+        raise ValueError("Expected outer_axis (%d) to be less than or equal to inner_axis (%d)"
+                         % (outer_axis, inner_axis))
+    if outer == inner:
+        return rt
+    return _merge_top(rt, inner) if outer == 0 else _merge_within(rt, outer, inner)
+
+
+def _merge_top(x, inner: int):
+    """Dimensions ``0..inner`` of ``x`` as one: the items ``inner`` levels down, in order."""
+    if inner == 0:
+        return x
+    if not isinstance(x, RaggedTensor):
+        return _merge_dense(x, 0, inner)
+    return _merge_top(x.values, inner - 1)
+
+
+def _merge_within(x, outer: int, inner: int):
+    """Dimensions ``outer..inner`` (``outer`` >= 1) of ``x`` as one, inside every row."""
+    if not isinstance(x, RaggedTensor):
+        return _merge_dense(x, outer, inner)
+    if outer > 1:
+        return x.with_values(_merge_within(x.values, outer - 1, inner - 1))
+    return RaggedTensor._make(_merge_top(x.values, inner - 1), _merge_splits(x, inner - 1))
+
+
+def _merge_splits(rt: RaggedTensor, depth: int):
+    """The row splits of ``rt`` counted in items ``depth`` levels below its values."""
+    splits, cur = rt.row_splits, rt.values
+    for _ in range(depth):
+        if isinstance(cur, RaggedTensor):
+            splits = array_ops.gather(cur.row_splits, splits)
+            cur = cur.values
+        else:
+            splits = splits * array_ops.shape(cur, out_type=splits.dtype)[1]
+            cur = _merge_dense(cur, 0, 1)
+    return splits
+
+
+RaggedTensor.merge_dims = merge_dims
+
+
+# -- boolean_mask ---------------------------------------------------------------------------------
+
+def boolean_mask(data, mask, name=None):
+    """``tf.ragged.boolean_mask``: the items of ``data`` where ``mask`` is true, along the
+    mask's innermost dimension; the outer dimensions keep their rows (which get shorter)."""
+    if not isinstance(mask, RaggedTensor):
+        mask = convert_to_tensor(mask, dtype=dtypes.bool_)
+        if mask.shape.rank is None:
+            raise ValueError("mask.shape.ndims must be known statically.")
+        if mask.shape.rank == 1:  # whole rows
+            if isinstance(data, RaggedTensor):
+                keep = array_ops.reshape(math_ops.where(mask), [-1])
+                return _gather_rows(data, math_ops.cast(keep, data.row_splits_dtype))
+            return array_ops.boolean_mask(data, mask)
+        mask = RaggedTensor.from_tensor(mask, ragged_rank=mask.shape.rank - 1)
+    if mask.dtype != dtypes.bool_:
+        raise TypeError(f"mask must have dtype bool, got {mask.dtype.name}")
+    k = mask.ragged_rank
+    if not isinstance(data, RaggedTensor):
+        data = RaggedTensor.from_tensor(convert_to_tensor(data), ragged_rank=k,
+                                        row_splits_dtype=mask.row_splits_dtype)
+    if data.ragged_rank < k or (mask.flat_values.shape.rank or 1) != 1:
+        raise ValueError(f"boolean_mask: a mask of shape {mask.shape} does not fit data of "
+                         f"shape {data.shape}{_where()}")
+    mask_splits = mask.nested_row_splits
+    data_splits = data.nested_row_splits[:k]
+    _check_same_partition(  # (only the splits are compared)
+        RaggedTensor._from_nested(mask.flat_values, mask_splits),
+        RaggedTensor._from_nested(mask.flat_values, data_splits))
+    items = data
+    for _ in range(k):
+        items = items.values
+    flags = mask.flat_values
+    keep = math_ops.cast(array_ops.reshape(math_ops.where(flags), [-1]),
+                         data.row_splits_dtype)
+    kept = _gather_rows(items, keep)
+    lengths = apply_op("RaggedReduce", [math_ops.cast(flags, data.row_splits_dtype),
+                                        mask_splits[-1]],
+                       {"reducer": "sum", "axis": "rows"}, name="RaggedMaskLengths")
+    inner = apply_op("RaggedRowSplitsFromLengths", [lengths], name="RowPartitionFromLengths")
+    return RaggedTensor._from_nested(kept, list(data_splits[:-1]) + [inner])
+
+
+# -- cross ----------------------------------------------------------------------------------------
+
+def cross(inputs, name=None):
+    """``tf.ragged.cross``: for every row, each combination of one item per input (the first
+    input varying slowest), joined with ``"_X_"``; numbers are written as strings."""
+    if not inputs:
+        raise ValueError("inputs must be a non-empty list")
+    rts = []
+    for v in inputs:
+        if not isinstance(v, RaggedTensor):
+            v = RaggedTensor.from_tensor(convert_to_tensor(v))
+        if v.ragged_rank != 1 or v.flat_values.shape.rank != 1:
+            raise ValueError(f"tf.ragged.cross takes 2-D inputs, got shape {v.shape}")
+        rts.append(v.with_row_splits_dtype(dtypes.int64))
+    lengths = [v.row_lengths() for v in rts]
+    counts = lengths[0]
+    for n in lengths[1:]:
+        counts = counts * n
+    splits = apply_op("RaggedRowSplitsFromLengths", [counts], name="RowPartitionFromLengths")
+    rowids = apply_op("RaggedSplitsToRowIds", [splits], name="RaggedValueRowIds")
+    position = array_ops.range(constant(0, dtype=dtypes.int64),
+                               array_ops.shape(rowids, out_type=dtypes.int64)[0]) \
+        - array_ops.gather(splits, rowids)
+    stride = array_ops.ones_like(rowids)
+    parts = [None] * len(rts)
+    for j in reversed(range(len(rts))):
+        length = array_ops.gather(lengths[j], rowids)
+        index = math_ops.floormod(math_ops.floordiv(position, stride), length)
+        flat = rts[j].flat_values
+        if not flat.dtype.is_string:
+            flat = string_ops.as_string(flat)
+        parts[j] = array_ops.gather(flat, array_ops.gather(rts[j].row_starts(), rowids) + index)
+        stride = stride * length
+    joined = string_ops.join(parts, separator="_X_") if len(parts) > 1 else parts[0]
+    return RaggedTensor._make(joined, splits)
