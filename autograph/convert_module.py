@@ -141,11 +141,12 @@ def definitions(tree) -> list[_Definition]:
                 out.append(_Definition(node, prefix + node.name, in_class))
             elif isinstance(node, gast.ClassDef):
                 visit(node.body, f"{prefix}{node.name}.", True)
-            else:
-                for name in ("body", "orelse", "finalbody"):
-                    visit(getattr(node, name, None) or [], prefix, in_class)
+            else:  # in file order: a try's handlers come before its else and finally
+                visit(getattr(node, "body", None) or [], prefix, in_class)
                 for handler in getattr(node, "handlers", None) or []:
                     visit(handler.body, prefix, in_class)
+                for name in ("orelse", "finalbody"):
+                    visit(getattr(node, name, None) or [], prefix, in_class)
 
     visit(tree.body, "", False)
     return out
@@ -601,7 +602,7 @@ def convert_module_source(text: str, filename: str, wrap_all: bool = False,
     blocks: list[tuple[str, int, list[int]]] = []
     spans: list[tuple[int, int, str, int]] = []  # (first, last output line, qualname, def line)
     pos = header
-    for start, end, block, mapping, qualname in edits:
+    for start, end, block, mapping, qualname in sorted(edits, key=lambda e: e[0]):
         out.extend(lines[pos:start - 1])  # decorators and everything before stay as they were
         blocks.append((qualname, len(out) + 1, _dense(mapping, len(block))))
         spans.append((len(out) + 1, len(out) + len(block), qualname, start))

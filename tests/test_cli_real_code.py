@@ -563,3 +563,25 @@ def test_a_wrapped_method_called_with_self_by_keyword(tmp_path):
         print(concrete(tf.constant(5)).numpy())
     """
     assert run(script, tmp_path / "out") == "6 2 12\n15\n"
+
+
+def test_functions_defined_in_a_try_s_handlers_and_else_convert_in_file_order(tmp_path):
+    """posixpath defines normpath in `except ImportError:` and again in `else:`; the else one
+    was visited first and the edits overlapped: output that did not compile."""
+    src = write_tree(tmp_path / "src", {"twice.py": '''\
+        try:
+            from no_such_module import fast
+        except ImportError:
+            def fast(x):
+                while x > 3:
+                    x -= 3
+                return x
+        else:
+            def fast(x):
+                return x % 3
+        finally:
+            def after(x):
+                return fast(x) if x else -1
+        '''})
+    convert(src / "twice.py", tmp_path / "out", "--no-wrap")
+    assert run("import twice; print(twice.fast(7), twice.after(0))", tmp_path / "out") == "1 -1\n"
