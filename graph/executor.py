@@ -11,6 +11,12 @@ Two interchangeable back ends share one schedule:
   after its last use, exactly as hand-written ``x = np.tanh(x)`` frees the
   old ``x``. Large elementwise intermediates are written into a dead buffer of
   the same shape and dtype (``out=``) when no other value can see it.
+  A result is computed straight into the slot it ends in when that slot's
+  old value is dead (a loop variable the body replaces, an If input a
+  branch passes on), so a loop body ending in an if/elif chain moves
+  nothing. A counted loop (``for i in tf.range(...)``: ``i < limit``,
+  ``i += step``) is a Python ``for`` over the counter's values
+  (``CountedRange``), and ``x[i]`` of its counter tests the range once.
 * ``interpret`` walks the schedule node by node and checks every value
   against its inferred type. It is the reference the compiled path is tested
   against.
@@ -41,6 +47,11 @@ from graph.ops.tensor_array import append_kernel
 from graph.registry import get_op, silenced
 
 _plan_ids = itertools.count()
+# Compiled plan modules by (graph name, source): a retrace for a new input shape usually
+# writes the very same text (shapes rarely reach it), and compile() is a quarter of
+# compiling a small graph. Each plan still execs the code in its own namespace.
+_CODE_CACHE: dict[tuple[str, str], object] = {}
+_CODE_CACHE_SIZE = 256
 
 _IF_OPS = frozenset({"If", "StatelessIf"})
 _WHILE_OPS = frozenset({"While", "StatelessWhile"})
@@ -71,8 +82,8 @@ def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
         if id(node) in needed:
             continue
         needed.add(id(node))
-        stack.extend(i.node for i in node.inputs)
-        stack.extend(node.control_inputs)
+        stack += [i.node for i in node.inputs]
+        stack += node.control_inputs
     return [n for n in graph.nodes if id(n) in needed]
 
 
@@ -118,12 +129,13 @@ class Plan:
         tb = exc.__traceback__
         found = None
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self._filename:
+            # (by the frame's module table, not its file name: plans of the same text
+            # share one code object, each run in its own module)
+            table = tb.tb_frame.f_globals.get(_LINE_MAP)
+            if table is not None:
+                found = table.get(tb.tb_lineno, found)
+            elif tb.tb_frame.f_code.co_filename == self._filename:
                 found = self._line_nodes.get(tb.tb_lineno, found)
-            else:
-                table = tb.tb_frame.f_globals.get(_LINE_MAP)
-                if table is not None:
-                    found = table.get(tb.tb_lineno, found)
             tb = tb.tb_next
         return found
 
@@ -150,6 +162,18 @@ def compile_graph(graph: Graph, fetches: Sequence[Output] | None = None,
         from graph.xla import compile_xla
         return compile_xla(graph, fetches)
     raise ValueError(f"Unknown executor backend {backend!r}; use 'codegen', 'interpret' or 'xla'")
+
+
+def _compiled(name: str, source: str):
+    """The code object of a generated plan module, compiled once per distinct text."""
+    key = (name, source)
+    code = _CODE_CACHE.get(key)
+    if code is None:
+        code = compile(source, f"<graph {name} #{next(_plan_ids)}>", "exec")
+        if len(_CODE_CACHE) >= _CODE_CACHE_SIZE:
+            _CODE_CACHE.pop(next(iter(_CODE_CACHE), None), None)  # the oldest
+        _CODE_CACHE[key] = code
+    return code
 
 
 class _SubgraphCompiler:
@@ -248,6 +272,8 @@ class _Codegen:
         self._kernels: dict[int, tuple[Node, Callable | None]] = {}
         self._ufuncs: dict[int, np.ufunc | None] = {}  # by node id (nodes outlive the compile)
         self.scalars: dict[str, str] = {}  # name of a 0-d constant -> its scalar form
+        # counter name of an enclosing counted loop -> (its CountedRange, {bound: flag name})
+        self.counters: dict[str, tuple[str, dict[int, str]]] = {}
 
     def kernel(self, node: Node) -> Callable | None:
         """The node's kernel, built once (builds may hold per-node state such as a
@@ -297,22 +323,31 @@ class _Codegen:
         graph = self.graph
         params = [f"a{i}" for i in range(len(graph.inputs))]
         self.emit(0, f"def plan({', '.join(params)}):")
-        names, _ = self.block(graph, self.fetches, params, 1, 0)
+        names, _ = self.block(graph, self.fetches, params, 1, 0, frozenset(params))
         self.emit(1, f"return ({', '.join(names)}{',' if len(names) == 1 else ''})")
         source = "\n".join(self.lines) + "\n"
-        filename = f"<graph {graph.name} #{next(_plan_ids)}>"
-        exec(compile(source, filename, "exec"), self.namespace)
+        code = _compiled(graph.name, source)
+        exec(code, self.namespace)
         return Plan(graph, self.fetches, self.namespace["plan"], source, self.line_nodes,
-                    filename)
+                    code.co_filename)
 
     # -- one graph as one block of statements ----------------------------------
     def block(self, graph: Graph, fetches: list[Output], in_names: list[str], indent: int,
-              loops: int) -> tuple[list[str], set[str]]:
+              loops: int, writable: frozenset = frozenset()) -> tuple[list[str], set[str]]:
         """Emits ``graph``'s schedule; returns the names holding ``fetches`` and,
-        among them, the slots this block owns (the caller moves and deletes them)."""
+        among them, the slots this block owns (the caller moves and deletes them).
+
+        ``writable`` names inputs whose slots nothing reads after this block
+        except through its results (a loop variable the body replaces, a
+        value an If overwrites with its result): once such an input is dead
+        here its slot is reused like an owned one, so a result is computed
+        straight into the slot it ends in and the caller's move vanishes.
+        """
         info = _Block(graph, fetches)
         names: dict[tuple, str] = {_key(i): n for i, n in zip(graph.inputs, in_names)}
         owned: set[tuple] = set()    # values held in this block's own slots
+        adopted = {_key(i) for i, n in zip(graph.inputs, in_names)
+                   if n in writable and in_names.count(n) == 1}
         ufunc_made: set[tuple] = set()  # values that are fresh ufunc results
         alias, last, fetched = info.value, info.last, info.fetched
         free: list[str] = []
@@ -344,7 +379,8 @@ class _Codegen:
             dying: list[Output] = []
             dying_keys: list[tuple] = []
             for i, k in zip(node.inputs, ins):
-                if last[k] == idx and k in owned and k not in fetched and k not in dying_keys:
+                if last[k] == idx and (k in owned or k in adopted) and k not in fetched and \
+                        k not in dying_keys:
                     dying.append(alias(i))
                     dying_keys.append(k)
             released = [names[k] for k in dying_keys]
@@ -352,7 +388,7 @@ class _Codegen:
             inline = (node.op in _IF_OPS or node.op in _WHILE_OPS) and \
                 loops < _MAX_INLINE_LOOPS and indent < _MAX_INLINE_INDENT
             if inline and node.op in _IF_OPS:
-                targets = [slot() for _ in outs]
+                targets = _if_targets(node, args, released, slot)
                 self.inline_if(node, args, targets, indent, loops)
             elif inline:
                 targets = self.inline_while(node, args, dying, names, released, slot, indent,
@@ -412,7 +448,7 @@ class _Codegen:
             kw = [f"{a}={self.bind('g', node.attrs[a])}" for a in opdef.kernel_attrs]
             call = f"{k}({', '.join(args + kw)})"
             if node.op == "StridedSlice":
-                return _subscript(node, args, call) or call, None
+                return _subscript(node, args, call, self.index_guard) or call, None
             return call, None
         k = self.bind("k", self.kernel(node))
         return f"{k}({', '.join(args)})", None
@@ -456,11 +492,33 @@ class _Codegen:
             if kind == "else":
                 self.emit(indent, "else:", node)
             branch = node.attrs[attr]
-            names, owned = self.block(branch, list(branch.outputs), args[1:], indent + 1, loops)
-            for t, n in zip(targets, names):
-                self.emit(indent + 1, f"{t} = {n}", node)
-            if owned:
-                self.emit(indent + 1, "del " + ", ".join(sorted(owned)))
+            names, owned = self.block(branch, list(branch.outputs), args[1:], indent + 1, loops,
+                                      frozenset(targets) & frozenset(args[1:]))
+            self.moves(list(zip(targets, names)), indent + 1, node)
+            if owned - set(targets):
+                self.emit(indent + 1, "del " + ", ".join(sorted(owned - set(targets))))
+
+    def index_guard(self, index: str, dim: int) -> str:
+        """The test that ``index`` lies in ``[-dim, dim)``: per element, or for the
+        counter of an enclosing counted loop, one flag computed before the loop."""
+        if index not in self.counters:
+            return f"{-dim} <= {index} < {dim}"
+        flags = self.counters[index][1]
+        if dim not in flags:
+            flags[dim] = self.new_name("inside")
+        return flags[dim]
+
+    def moves(self, pairs: list[tuple[str, str]], indent: int, node: Node) -> None:
+        """``target = source`` for each pair that differs; all at once when a
+        target is also a source (a permutation of slots)."""
+        pairs = [(t, s) for t, s in pairs if t != s]
+        targets = {t for t, _ in pairs}
+        if any(s in targets for _, s in pairs):
+            self.emit(indent, ", ".join(t for t, _ in pairs) + " = " +
+                      ", ".join(s for _, s in pairs) + ",", node)
+        else:
+            for t, s in pairs:
+                self.emit(indent, f"{t} = {s}", node)
 
     def inline_while(self, node: Node, args: list[str], dying: list[Output],
                      names: dict[tuple, str], released: list[str], slot, indent: int,
@@ -483,32 +541,171 @@ class _Codegen:
                 self.emit(indent, f"{var} = {name}", node)
                 loop_vars.append(var)
         cond, body = node.attrs["cond"], node.attrs["body"]
-        self.emit(indent, "while True:", node)
-        (pred,), _ = self.block(cond, list(cond.outputs), loop_vars, indent + 1, loops + 1)
-        self.emit(indent + 1, f"if not {pred}:", node)
-        self.emit(indent + 2, "break")
-        new, owned = self.block(body, list(body.outputs), loop_vars, indent + 1, loops + 1)
-        moves = [(t, s) for t, s in zip(loop_vars, new) if t != s]
-        targets = {t for t, _ in moves}
-        if any(s in targets for _, s in moves):  # a permutation: assign all at once
-            self.emit(indent + 1, ", ".join(t for t, _ in moves) + " = " +
-                      ", ".join(s for _, s in moves) + ",", node)
-        else:
-            for t, s in moves:
-                self.emit(indent + 1, f"{t} = {s}", node)
-        if owned:
-            self.emit(indent + 1, "del " + ", ".join(sorted(owned)))
+        body_fetches = list(body.outputs)
+        counted = _counted_loop(node)
+        if counted is None:
+            self.emit(indent, "while True:", node)
+            (pred,), _ = self.block(cond, list(cond.outputs), loop_vars, indent + 1, loops + 1)
+            self.emit(indent + 1, f"if not {pred}:", node)
+            self.emit(indent + 2, "break")
+        else:  # ``for i in <the counter's values>``: no comparison, no increment per iteration
+            j, limit, step = counted
+            limit, step = (loop_vars[r] if type(r) is int else self.bind("c", r)
+                           for r in (limit, step))
+            count = self.bind("k", CountedRange)
+            dtype = self.bind("g", node.inputs[j].dtype.numpy_dtype)
+            rng = slot()
+            self.emit(indent, f"{rng} = {count}({loop_vars[j]}, {limit}, {step}, {dtype})", node)
+            flags_line = len(self.lines)
+            self.emit(indent, "pass")  # (becomes the index flags the body asks for)
+            self.emit(indent, f"for {loop_vars[j]} in {rng}.values:", node)
+            body_fetches[j] = body.inputs[j]  # the for statement assigns it
+            self.counters[loop_vars[j]] = (rng, {})
+        new, owned = self.block(body, body_fetches, loop_vars, indent + 1, loops + 1,
+                                frozenset(loop_vars))
+        if counted is not None:
+            flags = self.counters.pop(loop_vars[j])[1]
+            if flags:
+                self.lines[flags_line] = "    " * indent + ", ".join(flags.values()) + " = " + \
+                    ", ".join(f"{rng}.within({d})" for d in flags)
+        self.moves(list(zip(loop_vars, new)), indent + 1, node)
+        if owned - set(loop_vars):
+            self.emit(indent + 1, "del " + ", ".join(sorted(owned - set(loop_vars))))
+        if counted is not None:
+            self.emit(indent, f"{loop_vars[counted[0]]} = {rng}.end", node)
+            released.append(rng)  # (the caller deletes and frees it)
         return loop_vars
 
 
-def _subscript(node: Node, args: list[str], call: str) -> str | None:
+def _if_targets(node: Node, args: list[str], released: list[str], slot) -> list[str]:
+    """The slots an inlined If writes its results into.
+
+    A result that a branch passes on unchanged from an input dying here
+    takes that input's slot, so that branch needs no move (and neither does
+    a loop whose body ends with the If); the other results take the other
+    dying slots, then fresh ones.
+    """
+    n = len(node.outputs)
+    targets: list[str | None] = [None] * n
+    for j in range(n):
+        for attr in ("then_branch", "else_branch"):
+            branch = node.attrs[attr]
+            src = _source(branch.outputs[j])
+            if src in branch.inputs:
+                name = args[1 + branch.inputs.index(src)]
+                if name in released:
+                    released.remove(name)
+                    targets[j] = name
+                    break
+    return [t if t is not None else released.pop(0) if released else slot() for t in targets]
+
+
+def _source(output: Output) -> Output:
+    """``output`` with Identity nodes looked through."""
+    while output.node.op == "Identity" and len(output.node.inputs) == 1:
+        output = output.node.inputs[0]
+    return output
+
+
+def _counted_loop(node: Node) -> tuple[int, object, object] | None:
+    """``(j, limit, step)`` when ``node`` is a While over an integer counter.
+
+    The loop is ``while v[j] < limit: ...; v[j] = v[j] + step`` where
+    ``limit`` and ``step`` are scalar loop variables the body passes on
+    unchanged (given by index) or constants (given by value), and the
+    condition does nothing else: what ``for i in tf.range(...)`` becomes.
+    """
+    cond, body = node.attrs["cond"], node.attrs["body"]
+    if len(cond.outputs) != 1 or any(get_op(n.op).stateful for n in cond.nodes):
+        return None
+    less = _source(cond.outputs[0]).node
+    if less.op != "Less" or any(n.op not in ("Placeholder", "Const", "Identity") or n is less
+                                 for n in schedule(cond, cond.outputs) if n is not less):
+        return None
+
+    def operand(graph: Graph, output: Output):
+        """A loop-invariant scalar: its loop-variable index, or its constant value."""
+        output = _source(output)
+        if output.shape.rank != 0:
+            return None
+        if output.node.op == "Const":
+            return output.node.attrs["value"]
+        if output in graph.inputs:
+            m = graph.inputs.index(output)
+            if _source(body.outputs[m]) == body.inputs[m]:
+                return m
+        return None
+
+    counter = _source(less.inputs[0])
+    if counter not in cond.inputs:
+        return None
+    j = cond.inputs.index(counter)
+    dtype = node.inputs[j].dtype.numpy_dtype
+    if node.inputs[j].shape.rank != 0 or dtype.kind not in "iu":
+        return None
+    add = _source(body.outputs[j]).node
+    if add.op != "AddV2" or _source(add.inputs[0]) != body.inputs[j]:
+        return None
+    limit, step = operand(cond, less.inputs[1]), operand(body, add.inputs[1])
+    if limit is None or step is None:
+        return None
+    return j, limit, step
+
+
+class CountedRange:
+    """The values a counted While loop's counter takes, and the value it ends with.
+
+    numpy yields an ``arange``'s elements as scalars faster than a loop can
+    compare and increment its counter, and each element is exactly the value
+    the loop would have computed. Chunked, so a long loop runs in constant
+    memory; a step that is not positive runs the loop's own arithmetic.
+    """
+
+    __slots__ = ("values", "end", "_bounds")
+    _CHUNK = 4096
+
+    def __init__(self, start, limit, step, dtype: np.dtype):
+        self._bounds = None  # (first, last) value, when known
+        if not step > 0:
+            self.end = start
+            self.values = self._stepping(start, limit, step)
+            return
+        lo, hi, st = int(start), int(limit), int(step)
+        n = max(0, -(-(hi - lo) // st))
+        if n == 0:
+            self.end, self.values, self._bounds = start, (), (0, 0)
+            return
+        self._bounds = (lo, lo + (n - 1) * st)
+        info = np.iinfo(dtype)  # the counter's last increment wraps as the loop's would
+        end = (lo + n * st - info.min) % (info.max - info.min + 1) + info.min
+        self.end = dtype.type(end)
+        span = st * self._CHUNK
+        if n <= self._CHUNK:
+            self.values = np.arange(lo, hi, st, dtype)
+        else:
+            self.values = itertools.chain.from_iterable(
+                np.arange(a, min(a + span, hi), st, dtype) for a in range(lo, hi, span))
+
+    def within(self, dim: int) -> bool:
+        """Whether every value indexes a dimension of size ``dim`` (``-dim <= v < dim``)."""
+        return self._bounds is not None and -dim <= self._bounds[0] and self._bounds[1] < dim
+
+    def _stepping(self, i, limit, step):
+        while i < limit:
+            yield i
+            i = i + step
+            self.end = i
+
+
+def _subscript(node: Node, args: list[str], call: str, index_guard) -> str | None:
     """``x[i]``, ``x[1:3]``, ``x[..., None]`` written as a Python subscript, or None.
 
     The StridedSlice kernel interprets its spec on every call (~1.7 µs); a
     subscript costs what hand-written numpy costs. The kernel stays the
     fallback: a tensor-valued index is checked against the statically known
     dimension and the kernel runs (and raises TensorFlow's error) when it is
-    out of range. Only numeric inputs of known rank whose every indexed
+    out of range (for the counter of a counted loop, one test of the loop's
+    range before the loop: ``index_guard``). Only numeric inputs of known rank whose every indexed
     dimension is known qualify; a tensor-valued slice step (which may be 0)
     does not. The result may be a numpy scalar where the kernel returns a 0-d
     array, as the generated scalar arithmetic does.
@@ -545,7 +742,7 @@ def _subscript(node: Node, args: list[str], call: str) -> str | None:
                 if not -d <= item[1] < d:
                     return None  # the kernel reports it
             else:
-                guards.append(f"{-d} <= {b} < {d}")
+                guards.append(index_guard(b, d))
             parts.append(b)
             axis += 1
         elif kind == "slice":

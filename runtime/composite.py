@@ -199,7 +199,7 @@ def register_dispatch(api_name: str, cls, handler) -> None:
         raise ValueError(f"{api_name} is not a dispatchable API")
     if not issubclass(cls, _DISPATCH_TYPES):
         _DISPATCH_TYPES = _DISPATCH_TYPES + (cls,)
-        _PLAIN_ARGS.difference_update([c for c in list(_PLAIN_ARGS) if issubclass(c, cls)])
+        PLAIN_ARGS.difference_update([c for c in list(PLAIN_ARGS) if issubclass(c, cls)])
 
     def holds(v):
         return isinstance(v, cls) or (type(v) in (list, tuple)
@@ -212,12 +212,12 @@ def register_dispatch(api_name: str, cls, handler) -> None:
 
 # Argument classes that never dispatch, tested by identity before the isinstance scans (tf.add
 # on tensors and numbers is the common call); registering a type drops its bases from it.
-_PLAIN_ARGS: set = {EagerTensor, SymbolicTensor, int, float, bool}
+PLAIN_ARGS: set = {EagerTensor, SymbolicTensor, int, float, bool}
 
 
 def _has_dispatch_type(values) -> bool:
     for v in values:
-        if v.__class__ in _PLAIN_ARGS:
+        if v.__class__ in PLAIN_ARGS:
             continue
         if isinstance(v, _DISPATCH_TYPES):
             return True
@@ -226,7 +226,8 @@ def _has_dispatch_type(values) -> bool:
     return False
 
 
-def _dispatching(api_name: str, fn):
+def dispatching(api_name: str, fn):
+    """``fn`` behind the dispatch check of API ``api_name`` (what ``dispatch_api`` installs)."""
     import functools
 
     @functools.wraps(fn)
@@ -250,14 +251,25 @@ def _dispatching(api_name: str, fn):
 _WRAPPERS: dict = {}  # wrapped function -> its wrapper (tf.reduce_sum is tf.math.reduce_sum)
 
 
+def with_fast_path(api_name: str, fast, reference):
+    """Marks ``fast`` as API ``api_name``, dispatching by itself: it runs plain arguments
+    (classes in ``PLAIN_ARGS``) at once and passes every other call to
+    ``dispatching(api_name, reference)``, so a common eager op pays no wrapper."""
+    fast._dispatch_target = reference
+    fast._dispatch_name = api_name
+    return fast
+
+
 def dispatch_api(namespace: dict) -> None:
     """Wraps the dispatchable functions of a namespace (``tf``, ``tf.math``) in place."""
     for name in DISPATCHABLE:
         fn = namespace.get(name)
-        if callable(fn) and not hasattr(fn, "_dispatch_target"):
+        if hasattr(fn, "_dispatch_target"):  # wrapped already, or dispatching by itself
+            _WRAPPERS.setdefault(fn, fn)
+        elif callable(fn):
             wrapper = _WRAPPERS.get(fn)
             if wrapper is None:
-                wrapper = _WRAPPERS[fn] = _dispatching(name, fn)
+                wrapper = _WRAPPERS[fn] = dispatching(name, fn)
             namespace[name] = wrapper
 
 
@@ -311,7 +323,7 @@ def _register(api_name: str, sig, types: dict, handler, target) -> None:
     new = [c for tp in types.values() for c in _classes_in(tp)
            if c not in (Tensor, type(None)) and not issubclass(c, _DISPATCH_TYPES)]
     _DISPATCH_TYPES = _DISPATCH_TYPES + tuple(dict.fromkeys(new))
-    _PLAIN_ARGS.difference_update([c for c in list(_PLAIN_ARGS) if issubclass(c, _DISPATCH_TYPES)])
+    PLAIN_ARGS.difference_update([c for c in list(PLAIN_ARGS) if issubclass(c, _DISPATCH_TYPES)])
 
 
 def dispatch_for_api(api, *signatures):

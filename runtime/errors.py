@@ -12,6 +12,11 @@ class LeakedTensorError(TypeError, GraphError):
     """A symbolic tensor escaped the function that created it and was used later."""
 
 
+class InaccessibleTensorError(ValueError, GraphError):
+    """A tensor made inside a staged loop body or branch was used outside it, in the graph
+    around it (TensorFlow's name and base class): the value exists only inside."""
+
+
 class StagingError(GraphError):
     """Staged control flow was given values it cannot carry (mismatched branches...)."""
 

@@ -34,7 +34,8 @@ from runtime.composite import (CompositeTensor, dispatch_for_api,  # noqa: F401 
 from runtime.tensor import Tensor
 from runtime.tensor_spec import TensorSpec, TypeSpec
 
-__all__ = ["ExtensionType", "ExtensionTypeSpec", "dispatch_for_api",
+__all__ = ["ExtensionType", "ExtensionTypeSpec", "BatchableExtensionType",
+           "BatchableExtensionTypeSpec", "dispatch_for_api",
            "dispatch_for_binary_elementwise_apis", "dispatch_for_unary_elementwise_apis",
            "unregister_dispatch_for"]
 
@@ -304,6 +305,22 @@ def _spec_repr(value) -> str:
     return repr(value)
 
 
+# -- registered names: how a SavedModel finds a class without importing code ----------------
+
+_REGISTERED: dict = {}  # ``__name__`` given in a class body -> the latest class of that name
+
+
+def registered_name(cls) -> str | None:
+    """The name ``cls`` is saved under (``__name__ = 'pkg.Type'`` in its body, as TensorFlow)."""
+    name = cls.__dict__.get("__name__")
+    return name if isinstance(name, str) and _REGISTERED.get(name) is cls else None
+
+
+def lookup_registered(name: str):
+    """The ExtensionType class registered as ``name`` in this program, or None."""
+    return _REGISTERED.get(name)
+
+
 # -- the value class --------------------------------------------------------------------------
 
 _constructing = threading.local()  # ids of instances whose custom __init__ is running
@@ -330,6 +347,9 @@ class ExtensionType(CompositeTensor):
         else:
             cls.__init__ = _wrap_custom_init(custom)
         _add_spec_class(cls)
+        name = cls.__dict__.get("__name__")
+        if isinstance(name, str):
+            _REGISTERED[name] = cls
 
     # -- construction ----------------------------------------------------------------
     @classmethod
@@ -536,3 +556,76 @@ def _add_spec_class(cls) -> None:
     body.update(value_type=cls, __qualname__=f"{cls.__qualname__}.Spec",
                 __module__=cls.__module__)
     type.__setattr__(cls, "Spec", type("Spec", (parent,), body))
+
+
+# -- batchable types and datasets ---------------------------------------------------------------
+
+class BatchableExtensionTypeSpec(ExtensionTypeSpec):
+    """The Spec of a ``BatchableExtensionType``: batching batches each tensor field."""
+
+
+class BatchableExtensionType(ExtensionType):
+    """An ExtensionType that datasets batch and unbatch field by field
+    (``tf.experimental.BatchableExtensionType``): a batch of values is one value whose tensor
+    fields gain a leading dimension (a RaggedTensor field a ragged one), Python fields staying."""
+
+
+type.__setattr__(BatchableExtensionType, "Spec", BatchableExtensionTypeSpec)
+
+
+def field_parts(ext) -> list:
+    """The parts of an ExtensionType value (or Spec) that stand on tensors, in component order:
+    its tensor and composite fields, tuples and mappings walked, Python fields left out. A
+    dataset carries an ExtensionType as these parts (``runtime.data.structure``)."""
+    spec = ext if isinstance(ext, ExtensionTypeSpec) else ext._type_spec
+    out: list = []
+    for f in spec._fields():
+        _parts(spec.__dict__[f.name], ext.__dict__[f.name], out)
+    return out
+
+
+def _parts(spec, value, out: list) -> None:
+    if isinstance(spec, TypeSpec):
+        out.append(value)
+    elif isinstance(spec, tuple):
+        for s, v in zip(spec, value):
+            _parts(s, v, out)
+    elif isinstance(spec, ImmutableDict):
+        for k in _sorted_keys(spec):
+            _parts(spec[k], value[k], out)
+
+
+def from_field_parts(template, parts: list):
+    """``template`` (a value or Spec) with its ``field_parts`` replaced by ``parts``: a Spec when
+    the parts are specs, else a value (no conversion, no ``__validate__``: as TensorFlow
+    rebuilds values from their components)."""
+    spec = template if isinstance(template, ExtensionTypeSpec) else template._type_spec
+    as_spec = all(isinstance(p, TypeSpec) for p in parts) if parts else \
+        isinstance(template, ExtensionTypeSpec)
+    it = iter(parts)
+    values = {f.name: _replace(spec.__dict__[f.name], it) for f in spec._fields()}
+    if not as_spec:
+        return spec.value_type._tf_extension_type_from_fields(values)
+    out = type(spec).__new__(type(spec))
+    for name, value in values.items():
+        object.__setattr__(out, name, value)
+    return out
+
+
+def _replace(spec, parts):
+    if isinstance(spec, TypeSpec):
+        return next(parts)
+    if isinstance(spec, tuple):
+        return tuple(_replace(s, parts) for s in spec)
+    if isinstance(spec, ImmutableDict):
+        built = {k: _replace(spec[k], parts) for k in _sorted_keys(spec)}
+        return ImmutableDict((k, built[k]) for k in spec)
+    return spec
+
+
+def check_batchable(spec) -> None:
+    """Raises TensorFlow's AttributeError when ``spec`` is a Spec that cannot be batched."""
+    if isinstance(spec, ExtensionTypeSpec) and not isinstance(spec, BatchableExtensionTypeSpec):
+        raise AttributeError(f"'{type(spec).__qualname__}' object has no attribute '_batch': "
+                             f"to batch or unbatch {spec.value_type.__name__} values, derive it "
+                             "from tf.experimental.BatchableExtensionType")

@@ -37,6 +37,7 @@ from graph.shapes import TensorShape
 from runtime import context, nest
 from runtime.composite import is_composite_tensor
 from runtime.config import FLAGS
+from runtime.context import _stack as _building
 from runtime.errors import StagingError
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.origin import current_origin
@@ -327,7 +328,8 @@ class Function:
     def __call__(self, *args, **kwargs):
         if FLAGS.run_eagerly:
             return self._python_function(*args, **kwargs)
-        if context.current_graph() is not None:
+        graphs = _building.graphs  # (context.current_graph() without the call: the hit path)
+        if graphs and graphs[-1] is not None:
             return self._call_inline(args, kwargs)
         self._calls += 1
         self._detector.calls += 1

@@ -23,6 +23,7 @@ def register_internal_dir(path: str) -> None:
     path = os.path.abspath(path) + os.sep
     if path not in _INTERNAL_DIRS:
         _INTERNAL_DIRS.append(path)
+        _INTERNAL_CODES.clear()
 
 
 def register_source_map(filename: str, mapping: dict[int, Origin]) -> None:
@@ -39,9 +40,21 @@ def _is_internal(filename: str) -> bool:
     return filename.startswith(tuple(_INTERNAL_DIRS)) or filename.startswith("<frozen")
 
 
+_INTERNAL_CODES: dict = {}  # code object -> whether its frames are internal (a cache)
+
+
+def _is_internal_code(code) -> bool:
+    internal = _INTERNAL_CODES.get(code)
+    if internal is None:
+        if len(_INTERNAL_CODES) > 50_000:  # generated code comes and goes: stay bounded
+            _INTERNAL_CODES.clear()
+        internal = _INTERNAL_CODES[code] = _is_internal(code.co_filename)
+    return internal
+
+
 def current_origin() -> Origin | None:
     frame = sys._getframe(1)
-    while frame is not None and _is_internal(frame.f_code.co_filename):
+    while frame is not None and _is_internal_code(frame.f_code):
         frame = frame.f_back
     if frame is None:
         return None

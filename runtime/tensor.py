@@ -192,16 +192,19 @@ class SymbolicTensor(Tensor):
             "Use tf.shape(x)[0] or x.shape[0] for the static length.")
 
     def __iter__(self):
-        if self.shape.rank == 0:
-            raise TypeError("Cannot iterate over a scalar tensor.")
-        first = self.shape[0] if self.shape.rank is not None else None
-        if first is None:
-            raise OperatorNotAllowedInGraphError(
-                f"Iterating over a symbolic `tf.Tensor` ({self.name}) of unknown length is not "
-                f"allowed {_where(self)}. Let autograph convert the loop (`for x in tensor` in a "
-                "tf.function), or use tf.while_loop.")
-        from runtime.ops import array_ops
-        return iter(array_ops.unstack(self, num=first))
+        # TensorFlow refuses Python iteration of any symbolic tensor, even of known length
+        # (sum(t), sorted(t), a, b = t): a converted `for x in t` stages a loop instead.
+        raise OperatorNotAllowedInGraphError(
+            f"Iterating over a symbolic `tf.Tensor` ({self.name}) is not allowed {_where(self)}. "
+            "Let autograph convert the loop (`for x in tensor` in a tf.function), index it "
+            "(t[0]), or use tf.unstack / tf.while_loop.")
+
+    def __array__(self, dtype=None, copy=None):
+        # TensorFlow's exception type and message: numpy functions need values, which a
+        # tensor being traced does not have.
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error may "
+            "indicate that you're trying to pass a Tensor to a NumPy call, which is not supported.")
 
     def __repr__(self) -> str:
         return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'

@@ -21,6 +21,7 @@ import numpy as np
 from graph import dtypes
 from graph.dtypes import DType, as_dtype
 from graph.shapes import TensorShape, as_shape
+from runtime.tensor import Tensor
 
 
 class TypeSpec:
@@ -155,6 +156,8 @@ class TensorSpec(TypeSpec):
     """Describes a tensor: ``TensorSpec(shape=(None,), dtype=tf.float32, name=None)``."""
 
     __slots__ = ("_shape", "_dtype", "_name")
+
+    value_type = Tensor
 
     def __init__(self, shape=None, dtype=dtypes.float32, name: str | None = None):
         try:

@@ -23,6 +23,7 @@ what input signatures and ``reduce_retracing`` use.
 from __future__ import annotations
 
 import weakref
+from types import FunctionType
 
 import numpy as np
 
@@ -159,6 +160,8 @@ def make_key(value, feeds: list):
         return (TUPLE, tuple([make_key(v, feeds) for v in value]))
     if t is dict:
         return (DICT, tuple([(k, make_key(value[k], feeds)) for k in _sorted_keys(value)]))
+    if t is FunctionType and "__tf_tracing_type__" not in value.__dict__:
+        return (OBJECT, WeakKey(value))  # a callable argument: dynamic_rnn(rnn_step, ...)
     return _make_key_slow(value, feeds)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import gast
 
+from autograph.converter.naming import LEAVES
+
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
@@ -178,8 +180,10 @@ def reads(node) -> set[str]:
         if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name):
             names.add(n.target.id)
         for v in n.__dict__.values():
+            if type(v) in LEAVES:
+                continue
             if isinstance(v, list):
-                stack.extend(c for c in v if isinstance(c, gast.AST))
+                stack.extend([c for c in v if isinstance(c, gast.AST)])
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return names
@@ -204,8 +208,10 @@ def loads_name(node, name: str) -> bool:
         if isinstance(n, gast.Constant):
             continue
         for v in n.__dict__.values():
+            if type(v) in LEAVES:
+                continue
             if isinstance(v, list):
-                stack.extend(c for c in v if isinstance(c, gast.AST))
+                stack.extend([c for c in v if isinstance(c, gast.AST)])
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return False
@@ -277,8 +283,10 @@ def _assigned(node, composite: bool, walrus: bool = True) -> list[str]:
             continue
         children = []
         for v in n.__dict__.values():
+            if type(v) in LEAVES:
+                continue
             if isinstance(v, list):
-                children.extend(c for c in v if isinstance(c, gast.AST))
+                children.extend([c for c in v if isinstance(c, gast.AST)])
             elif isinstance(v, gast.AST):
                 children.append(v)
         stack.extend(reversed(children))
@@ -325,8 +333,10 @@ def nested_scopes(fn) -> list:
         if isinstance(node, (gast.Name, gast.Constant)):
             continue
         for v in node.__dict__.values():
+            if type(v) in LEAVES:
+                continue
             if isinstance(v, list):
-                stack.extend(c for c in v if isinstance(c, gast.AST))
+                stack.extend([c for c in v if isinstance(c, gast.AST)])
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return out

@@ -20,7 +20,7 @@ from autograph.converter.transformer import Transformer
 
 PLAIN_BUILTINS = frozenset(
     ["print", "repr", "str", "hasattr", "getattr", "setattr", "delattr", "id", "type",
-     "callable", "iter", "next", "list", "tuple", "dict", "set", "frozenset", "sorted",
+     "callable", "iter", "next", "list", "tuple", "dict", "set", "frozenset",
      "reversed", "divmod", "round", "hash", "vars", "dir", "format", "chr", "ord", "bytes",
      "object", "super", "isinstance", "issubclass", "min", "max", "sum", "any", "all", "bool", "slice", "property", "staticmethod", "classmethod", "open", "globals",
      "locals", "eval", "exec", "complex", "bytearray", "memoryview", "pow", "ascii", "bin",

@@ -268,6 +268,13 @@ class ControlFlowTransformer(StatementTransformer):
     def visit_For(self, node):
         self._take_loop_options(node)
         names = self._loop_state(node)
+        if isinstance(node.target, gast.Name) and node.target.id in names:
+            # TensorFlow's opts['iterate_names']: a range loop starts its target at `start`
+            options = getattr(node, "ag_loop_options", None)
+            if options is None:
+                options = node.ag_loop_options = templates.make(gast.Dict, keys=[], values=[])
+            options.keys.append(templates.constant("iterate_names"))
+            options.values.append(templates.constant(node.target.id))
         extra = getattr(node, "ag_extra_test", None)
         node.body = self._visit_inside(node.body, names)
         namer = self.ctx.namer

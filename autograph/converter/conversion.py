@@ -26,7 +26,7 @@ from autograph.converter import (asserts, break_statements, call_trees,
                                  conditional_expressions, continue_statements, control_flow,
                                  finally_jumps, functions, lists, logical_expressions,
                                  return_statements, templates)
-from autograph.converter.naming import Namer
+from autograph.converter.naming import LEAVES, Namer
 from autograph.converter.options import DEFAULT, ConversionOptions
 from autograph.converter.parser import Source, parse_function
 from autograph.converter.transformer import Context, Transformer
@@ -82,8 +82,10 @@ def _assigns(nodes: list) -> bool:
         if isinstance(n, (gast.Lambda, gast.FunctionDef, gast.ClassDef)):
             continue
         for v in n.__dict__.values():
+            if type(v) in LEAVES:
+                continue
             if isinstance(v, list):
-                stack.extend(c for c in v if isinstance(c, gast.AST))
+                stack.extend([c for c in v if isinstance(c, gast.AST)])
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return False

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import gast
 
+from autograph.converter.naming import LEAVES
+
 from autograph.converter.activity import (_target_symbols, modified_names, modified_symbols,
                                           nested_scopes, reads, scope_declarations,
                                           target_names)
@@ -130,8 +132,10 @@ class FunctionAnalysis:
             if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name):
                 names.add(n.target.id)
             for v in n.__dict__.values():
+                if type(v) in LEAVES:
+                    continue
                 if isinstance(v, list):
-                    stack.extend(c for c in v if isinstance(c, gast.AST))
+                    stack.extend([c for c in v if isinstance(c, gast.AST)])
                 elif isinstance(v, gast.AST):
                     stack.append(v)
         found = self._reads[id(node)] = (loads, names)

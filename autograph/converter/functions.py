@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import gast
 
+from autograph.converter.naming import LEAVES
+
 from autograph.converter import templates
 
 
@@ -51,8 +53,10 @@ def _check_and_fix(fn, ctx) -> None:
             if self_name is None and isinstance(node, gast.FunctionDef):
                 self_name = _first_param(node)
         for v in node.__dict__.values():
+            if type(v) in LEAVES:
+                continue
             if isinstance(v, list):
-                stack.extend((c, top, self_name) for c in v if isinstance(c, gast.AST))
+                stack.extend([(c, top, self_name) for c in v if isinstance(c, gast.AST)])
             elif isinstance(v, gast.AST):
                 stack.append((v, top, self_name))
     if yields:

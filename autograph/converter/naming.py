@@ -4,6 +4,12 @@ from __future__ import annotations
 import gast
 
 
+# Types of node attribute values that never hold a node (positions, identifiers, constants,
+# the analyses' sets): the tree walks skip them with one set lookup, which keeps the two
+# isinstance calls per value for the few lists and nodes.
+LEAVES = frozenset({int, str, bool, float, complex, bytes, type(None), type(...), set,
+                    frozenset})
+
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _SUSPENDS = (gast.Yield, gast.YieldFrom, gast.Await)
@@ -20,8 +26,10 @@ def suspends(scope) -> bool:
         if isinstance(node, _SCOPES):
             continue
         for v in node.__dict__.values():
+            if type(v) in LEAVES:
+                continue
             if isinstance(v, list):
-                stack.extend(c for c in v if isinstance(c, gast.AST))
+                stack.extend([c for c in v if isinstance(c, gast.AST)])
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return False
@@ -52,8 +60,10 @@ class Namer:
             if not kept and node is not tree and keeps_as_is(node):
                 node.ag_keep = kept = True  # converting it would change what it does
             for v in node.__dict__.values():
+                if type(v) in LEAVES:
+                    continue
                 if isinstance(v, list):
-                    stack.extend((c, kept) for c in v if isinstance(c, gast.AST))
+                    stack.extend([(c, kept) for c in v if isinstance(c, gast.AST)])
                 elif isinstance(v, gast.AST):
                     stack.append((v, kept))
             if isinstance(node, gast.Name):

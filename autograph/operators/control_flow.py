@@ -289,7 +289,9 @@ class _LoopState:
     the type the body gives it (a ``Deferred`` slot: the body is traced once); since those
     zeros are not a value of the program, a flag records whether the loop ran, and after
     the loop an assert fails if it did not ("loop must iterate at least once to
-    initialize"). A ``return`` inside a staged loop is refused, as in TensorFlow.
+    initialize"). A variable that is None before the loop is typed from the body the same
+    way, as TensorFlow does (it stays None when the body leaves it alone). A ``return``
+    inside a staged loop is refused, as in TensorFlow.
     """
 
     def __init__(self, get_state, set_state, names, kind: str):
@@ -299,12 +301,20 @@ class _LoopState:
         self.init = tuple(get_state()) if get_state is not None else ()
         self.where = current_origin()
         self.deferred = {i: _deferred_value() for i, v in enumerate(self.init)
-                         if is_undefined(v)}
+                         if is_undefined(v) or v is None}
         self.carried = list(range(len(self.init)))
         self.kind = kind
         for i in self.carried:
             if i not in self.deferred:
                 self._check_carriable(self.names[i], self.init[i])
+
+    def start_target_at(self, target: str | None, start) -> None:
+        """A range loop's target undefined before the loop starts at the range's start, as
+        in TensorFlow (``opts['iterate_names']``): an empty range leaves it there."""
+        for i in [i for i in self.deferred if self.names[i] == target]:
+            if is_undefined(self.init[i]):
+                del self.deferred[i]
+                self.init = self.init[:i] + (start,) + self.init[i + 1:]
 
     def _check_carriable(self, name, value):
         for leaf in nest.flatten(value):
@@ -351,7 +361,7 @@ class _LoopState:
 
     def get_carried(self):
         state = tuple(self.get_state()) if self.get_state is not None else ()
-        values = [self.deferred[i] if i in self.deferred and is_undefined(state[i]) else state[i]
+        values = [self.deferred[i] if i in self.deferred and _unset(state[i]) else state[i]
                   for i in self.carried]
         return values + [True] if self.deferred else values
 
@@ -367,6 +377,10 @@ class _LoopState:
             self.set_state(self._full(vals, f"it is first assigned inside the {self.kind} loop at "
                                             f"{self.where}, which is staged and may run zero "
                                             "times"))
+
+
+def _unset(value) -> bool:
+    return value is None or is_undefined(value)
 
 
 def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts=None, *,
@@ -554,6 +568,7 @@ def _staged_range_for(start, limit, delta, extra_test, body, get_state, set_stat
     else:
         delta = runtime.convert_to_tensor(delta, dtype_hint=start.dtype)
         in_range = lambda i: (limit - i) * delta > 0  # noqa: E731  (either sign of delta)
+    state.start_target_at(opts.get("iterate_names"), start)
     _stage_loop(state, "for", start, "itr", in_range, lambda i: i, lambda i: i + delta,
                 extra_test, body, opts)
 

@@ -1,7 +1,7 @@
 """Tensor-aware versions of Python builtins that converted code calls.
 
 ``converted`` routes ``range``, ``len``, ``enumerate``, ``zip``, ``map``,
-``filter``, ``int``, ``float`` and ``abs`` here. Python arguments keep Python's
+``filter``, ``sorted``, ``int``, ``float`` and ``abs`` here. Python arguments keep Python's
 behaviour exactly; symbolic tensors get what TensorFlow gives them; datasets
 become dataset transformations (``enumerate(ds)`` is ``ds.enumerate()``), as in
 TensorFlow -- Python's iteration of a dataset inside a graph would never end.
@@ -51,6 +51,7 @@ _PY_ENUMERATE = builtins.enumerate
 _PY_ZIP = builtins.zip
 _PY_MAP = builtins.map
 _PY_FILTER = builtins.filter
+_PY_SORTED = builtins.sorted
 _PY_INT = builtins.int
 _PY_FLOAT = builtins.float
 _PY_ABS = builtins.abs
@@ -136,6 +137,20 @@ def filter_(fn, iterable):
     return _PY_FILTER(fn, iterable)
 
 
+def sorted_(iterable, key=None, reverse=False):
+    """``sorted`` of a symbolic tensor sorts it in the graph, as TensorFlow does (a 1-D
+    tensor; ``key`` maps each element); Python's iteration of it would be refused."""
+    if not isinstance(iterable, SymbolicTensor):
+        return _PY_SORTED(iterable, key=key, reverse=reverse)
+    keys = iterable if key is None else runtime.vectorized_map(key, iterable)
+    runtime.debugging.assert_rank(keys, 1, message="sort only supports only 1D tensors")
+    keys = keys if keys.shape.rank == 1 else runtime.reshape(keys, [-1])  # (rank checked above)
+    direction = "DESCENDING" if reverse else "ASCENDING"
+    if key is None:
+        return runtime.sort(keys, direction=direction)
+    return runtime.gather(iterable, runtime.argsort(keys, direction=direction, stable=True))
+
+
 def int_(x=0, base=None):
     if isinstance(x, Tensor) and base is None:
         return runtime.cast(x, runtime.int32)
@@ -181,6 +196,7 @@ BUILTIN_OVERRIDES = {
     builtins.zip: zip_,
     builtins.map: map_,
     builtins.filter: filter_,
+    builtins.sorted: sorted_,
     builtins.int: int_,
     builtins.float: float_,
     builtins.abs: abs_,

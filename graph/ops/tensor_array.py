@@ -271,13 +271,15 @@ def append_kernel(element_dtype: DType | None, grow: bool, item_shape: TensorSha
     once per list lineage instead: every list along a lineage holds the same
     element-shape object, and the last one found compatible is remembered.
     A write at the end of an ``AppendVector`` that ends at this list then
-    costs one append and two small objects; anything else (another write
-    pattern, an unknown item shape, a gradient accumulator, a captured list)
-    runs the general kernel. The interpreter always runs the general kernel,
-    so the tests compare the two.
+    costs one append and two small records, made without running their
+    ``__init__`` (which would double the cost of a staged write); anything
+    else (another write pattern, an unknown item shape, a gradient
+    accumulator, a captured list) runs the general kernel. The interpreter
+    always runs the general kernel, so the tests compare the two.
     """
     static = item_shape.as_tuple() if item_shape.is_fully_defined() else None
     proven = object()  # an element shape known compatible with ``static`` (none yet)
+    new = object.__new__
 
     def set_item(lst, index, item):
         nonlocal proven
@@ -291,11 +293,14 @@ def append_kernel(element_dtype: DType | None, grow: bool, item_shape: TensorSha
                     if index == i == len(buf) and (i < size or grow and lst.resizable):
                         buf.append(item)
                         if buf[i] is item:  # no other thread appended first
+                            vec = new(AppendVector)
+                            vec.buf, vec.count, vec._persistent = buf, i + 1, None
+                            vec.size = size if i < size else i + 1
+                            out = new(TensorListValue)
                             dtype = lst.element_dtype
-                            return TensorListValue(
-                                element_dtype if dtype is None else dtype, proven,
-                                AppendVector(buf, i + 1, size if i < size else i + 1),
-                                lst.resizable)
+                            out.element_dtype = element_dtype if dtype is None else dtype
+                            out.element_shape, out.items, out.resizable = proven, vec, lst.resizable
+                            return out
             elif static is not None and lst.element_shape.is_compatible_with(static):
                 proven = lst.element_shape
         return _set_item(lst, index, item, element_dtype, grow)

@@ -50,9 +50,10 @@ def optimize(graph: Graph, passes: Sequence[Pass] = DEFAULT) -> Graph:
     where a change can enable more work; a custom list re-runs every pass on
     every graph until a round changes nothing.
     """
-    graph = copy_graph(graph, library=False)
+    family: list[Graph] = []
+    graph = copy_graph(graph, library=False, family=family)
     if tuple(passes) == DEFAULT:
-        rounds.run_default(graph, MAX_ROUNDS)
+        rounds.run_default(graph, MAX_ROUNDS, family)
         return graph
     for _ in range(MAX_ROUNDS):
         # No pass adds or drops sub-graphs except prune (last): one walk serves a round.

@@ -19,7 +19,7 @@ from graph.passes.rewrite import (all_graphs, control_dependents, copy_graph,
                                   holds_plain_values, is_pure, replace_uses, subgraphs)
 from graph.registry import get_op
 
-_WHILE_OPS = ("While", "StatelessWhile")
+WHILE_OPS = ("While", "StatelessWhile")
 # ops that cannot fail once inference accepted their fully known input shapes
 _SAFE_OPS = frozenset({"MatMul", "BatchMatMulV2", "Cast", "Sigmoid", "Relu", "Transpose",
                        "SquaredDifference", "Identity"})
@@ -129,7 +129,7 @@ def hoist_in_place(graph: Graph, shared: set[int], touched: list | None = None) 
     that changed (``graph`` and the loops' bodies and conditions)."""
     changed = False
     for node in list(graph.nodes):
-        if node.op in _WHILE_OPS and id(node.attrs["body"]) not in shared \
+        if node.op in WHILE_OPS and id(node.attrs["body"]) not in shared \
                 and id(node.attrs["cond"]) not in shared:
             if hoist_from(graph, node):
                 changed = True

@@ -29,9 +29,10 @@ def prune_in_place(graph: Graph, structural: list | None = None) -> bool:
     return True
 
 
-def prune_library(root: Graph) -> None:
-    """Forgets library functions that no node of the root's family refers to anymore."""
-    reachable = {id(g) for g in all_graphs(root)}
+def prune_library(root: Graph, family: list[Graph] | None = None) -> None:
+    """Forgets library functions that no node of the root's family (``all_graphs(root)``,
+    if the caller has it) refers to anymore."""
+    reachable = {id(g) for g in (all_graphs(root) if family is None else family)}
     for name in [n for n, g in root.library.items() if id(g) not in reachable]:
         del root.library[name]
 

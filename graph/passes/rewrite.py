@@ -124,16 +124,19 @@ def all_graphs(root: Graph) -> list[Graph]:
     return order
 
 
-def copy_graph(root: Graph, library: bool = True) -> Graph:
+def copy_graph(root: Graph, library: bool = True, family: list | None = None) -> Graph:
     """A deep copy of ``root``, its library and every sub-graph it reaches.
 
     Nodes keep their names and origins; attrs are copied with sub-graphs
     replaced by their copies; array values are shared (graphs never mutate them).
     ``library=False`` leaves out library graphs that no node reaches (traces
     that were discarded, such as a loop body retraced with relaxed shapes).
+    ``family`` (a list, if given) receives ``all_graphs`` of the copy, which the
+    walk here already knows (the passes would walk the copy again for it).
     Written for speed: it runs on every trace of an optimized tf.function.
     """
     graphs = all_graphs(root)
+    n_family = len(graphs)
     seen = {id(g) for g in graphs}
     for g in root.library.values() if library else ():
         if id(g) not in seen:
@@ -193,6 +196,8 @@ def copy_graph(root: Graph, library: bool = True) -> Graph:
     for name, g in root.library.items():
         if library or id(g) in gmap:
             new_library[name] = gmap.get(id(g), g)
+    if family is not None:  # (same nodes in the same order: the same walk order)
+        family.extend(gmap[id(g)] for g in graphs[:n_family])
     return gmap[id(root)]
 
 

@@ -28,17 +28,18 @@ from graph.passes import algebraic, constant_folding, cse, hoisting, identity, p
 from graph.passes.rewrite import all_graphs, subgraphs
 
 
-def run_default(root: Graph, max_rounds: int) -> None:
-    """Optimizes ``root``'s family in place with the default passes."""
-    family = all_graphs(root)
+def run_default(root: Graph, max_rounds: int, family: list[Graph] | None = None) -> None:
+    """Optimizes ``root``'s family (``all_graphs(root)``, if the caller has it) in place
+    with the default passes."""
+    family = all_graphs(root) if family is None else family
     work = family
     for _ in range(max_rounds):
         again = _round(root, family, work)
+        family = all_graphs(root) if again else family  # (a round without `again` kept it)
         if not again:
             break
-        family = all_graphs(root)
         work = _with_holders(family, again)
-    prune.prune_library(root)
+    prune.prune_library(root, family)
 
 
 def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
@@ -53,10 +54,11 @@ def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
             again.add(id(g))
     for g in work:
         cse.cse_in_place(g)
-    shared = hoisting._shared_bodies(root, family)
     touched: list[Graph] = []
-    for g in work:
-        hoisting.hoist_in_place(g, shared, touched)
+    if any(n.op in hoisting.WHILE_OPS for g in work for n in g.nodes):  # (else nothing to hoist)
+        shared = hoisting._shared_bodies(root, family)
+        for g in work:
+            hoisting.hoist_in_place(g, shared, touched)
     again.update(id(g) for g in touched)
     for g in work:
         structural: list = []

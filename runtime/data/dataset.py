@@ -148,6 +148,7 @@ class Dataset:
     @staticmethod
     def from_tensor_slices(tensors, name=None) -> "Dataset":
         values = structure.to_tensors(tensors)
+        structure.check_batch(structure.spec_of(values))
         flat = structure.flatten(values)
         for t in flat:
             if t.shape.rank == 0:
@@ -246,6 +247,7 @@ class Dataset:
         size = convert_to_tensor(batch_size, dtype_hint=dtypes.int64)
         drop = convert_to_tensor(drop_remainder, dtype=dtypes.bool_)
         static = _static(size) if _static(drop) else None
+        structure.check_batch(self._element_spec)
         spec = structure.pack(self._element_spec, [
             _batched(s, static) for s in structure.flatten(self._element_spec)])
         return Dataset("BatchDatasetV2", [self, size, drop], {}, spec, "BatchDataset")
@@ -313,6 +315,7 @@ class Dataset:
 
     def unbatch(self, name=None) -> "Dataset":
         """The rows of each element: every component is split along its first dimension."""
+        structure.check_batch(self._element_spec)
         specs = structure.flatten(self._element_spec)
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Cannot unbatch an input with scalar components.")

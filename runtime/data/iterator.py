@@ -83,6 +83,18 @@ class OwnedIterator:
         flat = list(out) if isinstance(out, tuple) else [out]
         return structure.pack(self._spec, flat)
 
+    def get_next_as_optional(self):
+        """The next element as a ``tf.experimental.Optional``: empty at the end of the data."""
+        from runtime.data.optional import Optional
+        if self._state is not None and context.executing_eagerly():
+            try:
+                return Optional.from_value(self.get_next())
+            except OutOfRangeError:
+                return Optional.empty(self._spec)
+        fetched = apply_op("IteratorTryGetNext", [self._handle()], self._attrs(),
+                           name="IteratorTryGetNext")
+        return Optional(fetched[0], structure.pack(self._spec, list(fetched[1:])), self._spec)
+
     def _autograph_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts):
         if context.executing_eagerly():
             for element in self:

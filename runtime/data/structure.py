@@ -3,7 +3,9 @@
 tf.data nests elements in tuples, dicts and namedtuples; a Python *list* is
 not a structure but data (``from_tensor_slices([1, 2, 3])`` slices one
 tensor), exactly as in TensorFlow. Flat component order is the order of
-``runtime.nest`` (dict keys sorted).
+``runtime.nest`` (dict keys sorted). An ExtensionType value (or its Spec) is
+a structure too, of its tensor-carrying fields (``field_parts``), so a dataset
+batches it field by field (a ``BatchableExtensionType``) with no code of its own.
 
 Functions given to ``map``/``filter`` are traced once into a graph (so a
 Python ``print`` in them runs once, as in TensorFlow), and that graph runs
@@ -20,6 +22,8 @@ from graph.dtypes import DType, as_dtype
 from graph.ir import Graph
 from graph.shapes import TensorShape, as_shape
 from runtime import context
+from runtime.extension_type import (ExtensionType, ExtensionTypeSpec, check_batchable,
+                                    field_parts, from_field_parts)
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.tensor_spec import TensorSpec
@@ -43,7 +47,23 @@ def flatten(value) -> list:
         return [leaf for k in _keys(value) for leaf in flatten(value[k])]
     if isinstance(value, tuple):
         return [leaf for v in value for leaf in flatten(v)]
+    if isinstance(value, (ExtensionType, ExtensionTypeSpec)):
+        return [leaf for v in field_parts(value) for leaf in flatten(v)]
     return [value]
+
+
+def check_batch(spec) -> None:
+    """Raises (as TensorFlow) when ``spec`` holds an ExtensionType that is not batchable."""
+    if isinstance(spec, dict):
+        for v in spec.values():
+            check_batch(v)
+    elif isinstance(spec, tuple):
+        for v in spec:
+            check_batch(v)
+    elif isinstance(spec, ExtensionTypeSpec):
+        check_batchable(spec)
+        for v in field_parts(spec):
+            check_batch(v)
 
 
 def pack(structure, flat: list):
@@ -57,6 +77,8 @@ def pack(structure, flat: list):
         if isinstance(s, tuple):
             values = [build(v) for v in s]
             return type(s)(*values) if hasattr(s, "_fields") else tuple(values)
+        if isinstance(s, (ExtensionType, ExtensionTypeSpec)):
+            return from_field_parts(s, [build(p) for p in field_parts(s)])
         leaf = next(it)
         if isinstance(leaf, Tensor) and hasattr(s, "_from_variant"):
             return s._from_variant(leaf)  # a DatasetSpec leaf: the element is a dataset

@@ -22,15 +22,13 @@ from graph.shapes import TensorShape
 from runtime import context
 from runtime.ops import core as _core
 from runtime.ops import math_ops as M
-from runtime.ops.core import _const_name, apply_op, constant, convert_to_tensor
+from runtime.ops.core import _const_name, apply_op, constant, convert_to_tensor, stack_nested
+from runtime.ops.core import contains_tensor as _contains_tensor
+from runtime.ops.core import is_tensor_like as _is_tensor_like
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, Tensor
 
 _INDEX_TYPES = ("int32", "int64")
-
-
-def _is_tensor_like(value) -> bool:
-    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
 
 
 def _int_tensor(value, op_name: str, arg: str) -> Tensor:
@@ -151,53 +149,6 @@ def unstack(value, num: int | None = None, axis: int = 0, name: str = "unstack")
     if result is None:
         return []
     return list(result) if isinstance(result, tuple) else [result]
-
-
-def stack_nested(value, dtype=None) -> Tensor:
-    """Packs a nested list holding tensors into one tensor (``tf.constant([x, 1])``).
-
-    As TensorFlow's auto-packing: without ``dtype``, Python values take the
-    dtype of the first tensor found (depth first) and a tensor of another
-    dtype is an error; a ``dtype`` other than that first tensor's casts every
-    tensor in the list to it (``tf.concat([v_int32, [i_int64]], 0)`` packs
-    ``[i]`` as int32).
-    """
-    inferred = _first_dtype(value)
-    if dtype is None:
-        return _pack_nested(value, inferred, cast=False)
-    dtype = as_dtype(dtype)
-    return _pack_nested(value, dtype, cast=inferred is not None and inferred != dtype)
-
-
-def _first_dtype(value) -> DType | None:
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            found = _first_dtype(v)
-            if found is not None:
-                return found
-        return None
-    return convert_to_tensor(value).dtype if _is_tensor_like(value) else None
-
-
-def _contains_tensor(value) -> bool:
-    if isinstance(value, (list, tuple)):
-        return any(_contains_tensor(v) for v in value)
-    return _is_tensor_like(value)
-
-
-def _pack_nested(value, dtype: DType | None, cast: bool) -> Tensor:
-    if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        elements = [_pack_nested(v, dtype, cast) for v in value]
-        return apply_op("Pack", elements, attrs={"axis": 0}, name="packed")
-    if _is_tensor_like(value):
-        t = convert_to_tensor(value)
-        if dtype is not None and t.dtype != dtype:
-            if cast:
-                return _cast(t, dtype)
-            raise TypeError(f"Cannot convert a list containing a tensor of dtype {t.dtype.name} "
-                            f"to {dtype.name} (Tensor is: {t!r})")
-        return t
-    return convert_to_tensor(value, dtype=dtype)
 
 
 # -- padding ---------------------------------------------------------------------------------
@@ -959,8 +910,9 @@ def masked_strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mas
     Python index they stand for (bit i of a mask applies to entry i). Their length must be
     static; their values may be tensors."""
     x = convert_to_tensor(input_)
-    parts = [convert_to_tensor(v, dtype_hint=dtypes.int32) for v in
-             (begin, end, strides if strides is not None else [1] * _vector_length(begin))]
+    begin = convert_to_tensor(begin, dtype_hint=dtypes.int32)  # ([0, b]: numpy cannot size it)
+    parts = [begin] + [convert_to_tensor(v, dtype_hint=dtypes.int32) for v in
+                       (end, strides if strides is not None else [1] * _vector_length(begin))]
     n = _vector_length(parts[0])
     if any(_vector_length(p) != n for p in parts):
         raise ValueError(f"begin, end and strides must have the same length, got "

@@ -1,4 +1,6 @@
-"""The one place where an op either runs eagerly or is recorded into a graph."""
+"""The one place where an op either runs eagerly or is recorded into a graph, and the one
+home of tensor conversion (``constant``, ``convert_to_tensor`` and the auto-packing of nested
+lists holding tensors, ``stack_nested``): the op modules build on it, never the reverse."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,20 +8,13 @@ import numpy as np
 from graph import dtypes
 from graph.dtypes import DType, as_array, as_dtype, infer_dtype
 from graph.ir import Graph, Output, TensorType
-from graph.shapes import TensorShape
 from runtime import context
-from runtime.ops.eager import leaked, run_eager
+from runtime.ops.eager import NUMERIC_CHECKS, RECORDERS, leaked, run_eager  # noqa: F401
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 _ARG_NAMES = ("x", "y", "z")
 
-# Callbacks ``(op, inputs, attrs, result)`` told of every eager op while a GradientTape
-# records; empty otherwise, so the untaped path costs one truthiness test.
-RECORDERS: list = []
-# Checks ``(op, result)`` run after every op while tf.debugging.enable_check_numerics is on
-# (runtime/debugging.py); empty otherwise, so it costs one truthiness test.
-NUMERIC_CHECKS: list = []
 
 
 def apply_op(op: str, inputs=(), attrs=None, name: str | None = None,
@@ -69,7 +64,7 @@ def capture(graph: Graph, t: SymbolicTensor) -> Output:
         chain.append(g)
         g = g.outer
     if g is None:
-        raise leaked(t)
+        raise leaked(t, graph)
     output = t._output
     for inner in reversed(chain):  # outermost sub-graph first
         existing = inner.captures.get(output)
@@ -90,10 +85,8 @@ def constant(value, dtype=None, shape=None, name: str = "Const") -> Tensor:
             if isinstance(value, SymbolicTensor):
                 raise TypeError("tf.constant needs a concrete value, got a symbolic tensor; "
                                 "use tf.identity instead")
-        if isinstance(value, (list, tuple)) and shape is None and any(
-                isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in _leaves(value)):
-            from runtime.ops.array_ops import stack_nested  # tf.constant([x, 1]) packs them
-            return stack_nested(value, dtype=dtype)
+        if isinstance(value, (list, tuple)) and shape is None and contains_tensor(value):
+            return stack_nested(value, dtype=dtype)  # tf.constant([x, 1]) packs them
     dt = as_dtype(dtype) if dtype is not None else infer_dtype(value)
     _check_convertible(value, dt)
     arr = as_array(value, dt)
@@ -166,11 +159,9 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, dtype_hint=Non
         # dispatch target for it was given: TensorFlow's ValueError
         raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                          f"({type(value)}) to a Tensor.")
-    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor")
-                                                for v in _leaves(value)):
+    if isinstance(value, (list, tuple)) and contains_tensor(value):
         # TensorFlow's auto-packing: a required dtype casts the tensors in the list to
         # it, a hinted one too when the packing succeeds; without either they must agree
-        from runtime.ops.array_ops import stack_nested
         if dtype is None and dtype_hint is not None:
             try:
                 return stack_nested(value, dtype=dtype_hint)
@@ -187,6 +178,60 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, dtype_hint=Non
         except TypeError:
             pass
     return constant(value, dtype=dtype, name=name or "Const")
+
+
+def is_tensor_like(value) -> bool:
+    """A Tensor, or a value that converts itself (``_as_tensor``: Variables)."""
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+
+def stack_nested(value, dtype=None) -> Tensor:
+    """Packs a nested list holding tensors into one tensor (``tf.constant([x, 1])``).
+
+    As TensorFlow's auto-packing: without ``dtype``, Python values take the
+    dtype of the first tensor found (depth first) and a tensor of another
+    dtype is an error; a ``dtype`` other than that first tensor's casts every
+    tensor in the list to it (``tf.concat([v_int32, [i_int64]], 0)`` packs
+    ``[i]`` as int32).
+    """
+    inferred = _first_dtype(value)
+    if dtype is None:
+        return _pack_nested(value, inferred, cast=False)
+    dtype = as_dtype(dtype)
+    return _pack_nested(value, dtype, cast=inferred is not None and inferred != dtype)
+
+
+def _first_dtype(value) -> DType | None:
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            found = _first_dtype(v)
+            if found is not None:
+                return found
+        return None
+    return convert_to_tensor(value).dtype if is_tensor_like(value) else None
+
+
+def contains_tensor(value) -> bool:
+    """True when ``value`` is a tensor-like or a (nested) list or tuple holding one."""
+    if isinstance(value, (list, tuple)):
+        return any(contains_tensor(v) for v in value)
+    return is_tensor_like(value)
+
+
+def _pack_nested(value, dtype: DType | None, cast: bool) -> Tensor:
+    if isinstance(value, (list, tuple)) and contains_tensor(value):
+        elements = [_pack_nested(v, dtype, cast) for v in value]
+        return apply_op("Pack", elements, attrs={"axis": 0}, name="packed")
+    if is_tensor_like(value):
+        t = convert_to_tensor(value)
+        if dtype is not None and t.dtype != dtype:
+            if cast:
+                return apply_op("Cast", [t], {"SrcT": t.dtype, "DstT": dtype, "Truncate": False},
+                                name="Cast")
+            raise TypeError(f"Cannot convert a list containing a tensor of dtype {t.dtype.name} "
+                            f"to {dtype.name} (Tensor is: {t!r})")
+        return t
+    return convert_to_tensor(value, dtype=dtype)
 
 
 def binary_operands(x, y, op_name: str):

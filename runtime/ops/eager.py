@@ -18,10 +18,14 @@ Inference is a pure function of what it reads, so a hit gives what running
 it would give. The kernel cached is the one a graph node of the same types
 would run (an op's stateless ``build``, given a view of the call as a node:
 ``np.matmul`` rather than the generic kernel with its transpose arguments);
-a build reading input values is keyed on them the same way. Errors are never cached: a probe that raises (a genuine error,
-or an inference asking for more than a probe offers) sends the call down the
-uncached path, which runs the inference on the real inputs and raises exactly
-as before.
+a build reading input values is keyed on them the same way. Errors are never
+cached: a probe that raises (a genuine error, or an inference asking for more
+than a probe offers) sends the call down the uncached path, which runs the
+inference on the real inputs and raises exactly as before.
+
+The elementwise APIs and ``tf.matmul``'s common case are made here (``unary_api``,
+``binary_api``): an eager call on EagerTensors that nothing watches is one frame,
+one lookup and one kernel call; the rest takes the API's reference path.
 """
 from __future__ import annotations
 
@@ -31,27 +35,43 @@ from graph.dtypes import DType
 from graph.errors import InvalidArgumentError
 from graph.registry import _QUIET, get_op
 from graph.shapes import TensorShape
-from runtime.errors import LeakedTensorError
+# the per-thread stack of graphs being built: empty means eager with no init_scope, the one
+# state the fast paths take (a stack holding None, init_scope's eager, takes the general path)
+from runtime.context import _stack as _building
+from runtime.errors import InaccessibleTensorError, LeakedTensorError
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor
+
+# Callbacks ``(op, inputs, attrs, result)`` told of every eager op while a GradientTape
+# records; empty otherwise, so the untaped path costs one truthiness test (``core.apply_op``).
+RECORDERS: list = []
+# Checks ``(op, result)`` run after every op while tf.debugging.enable_check_numerics is on
+# (runtime/debugging.py); empty otherwise, so it costs one truthiness test.
+NUMERIC_CHECKS: list = []
 
 _CACHE: dict = {}
 _CACHE_LIMIT = 8192   # entries; the whole cache is dropped when it is full
 _OP_LIMIT = 1024      # entries of one op type: past it the op runs uncached until a drop
 _PER_OP: dict = {}    # op type -> entries it holds in _CACHE
 _VALUE_KEY_LIMIT = 64  # elements: larger values read by an inference are not keyed on
+# what a kernel or inference raises for bad arguments (InvalidArgumentError is a ValueError)
 _KERNEL_ERRORS = (ValueError, IndexError, TypeError, FloatingPointError, ZeroDivisionError)
 
 
 class _Entry:
-    """A cached inference: what to call and how to wrap its result."""
+    """A cached inference: what to call and how to wrap its result.
 
-    __slots__ = ("kernel", "kwargs", "dtypes")
+    ``single`` is the output dtype of a kernel taking no keyword arguments and giving one
+    output (the common op: ``unary_api``/``binary_api`` run it inline), else None.
+    """
+
+    __slots__ = ("kernel", "kwargs", "dtypes", "single")
 
     def __init__(self, kernel, kwargs: dict, dtypes: tuple):
         self.kernel = kernel
         self.kwargs = kwargs
         self.dtypes = dtypes
+        self.single = dtypes[0] if len(dtypes) == 1 and not kwargs else None
 
 
 class _NeedsValues:
@@ -82,38 +102,33 @@ def clear_cache() -> None:
 def run_eager(op: str, inputs, attrs: dict):
     """Runs ``op`` now on eager ``inputs``: one EagerTensor, a tuple of them, or None.
 
-    The hot path: the key (op, each input's dtype name and shape, frozen attrs), one
-    lookup, the kernel under silenced floating-point warnings, the result wrapped.
+    The key (op, each input's dtype name and shape, frozen attrs), one lookup, the kernel
+    under silenced floating-point warnings, the result wrapped (the common one- and
+    two-input ops skip this frame: ``unary_api``, ``binary_api``).
     """
     key = [op]
-    values = []
     for t in inputs:
         if t.__class__ is not EagerTensor:
             return _run_uncached(op, inputs, attrs)
-        v = t._value
-        values.append(v)
         key.append(t._dtype.name)
-        key.append(v.shape if v.__class__ is np.ndarray or isinstance(v, np.generic)
-                   else t.shape.as_tuple())
+        key.append(_shape(t))
+    key = tuple(key)
+    values = [t._value for t in inputs]
     if attrs:
-        frozen = _freeze_attrs(attrs)
+        frozen = freeze_attrs(attrs)
         if frozen is None:
             return _run_uncached(op, inputs, attrs)
-        key.append(frozen)
-    key = tuple(key)
+        key += (frozen,)
     entry = _CACHE.get(key)
     if entry.__class__ is not _Entry:
         entry = _miss(op, inputs, attrs, values, key, entry)
         if entry is None:
             return _run_uncached(op, inputs, attrs)
-    kwargs = entry.kwargs
     token = _set_quiet(_QUIET_STATE)
     try:
-        result = entry.kernel(*values, **kwargs) if kwargs else entry.kernel(*values)
-    except InvalidArgumentError as e:
-        raise at_user_line(e) from None
+        result = entry.kernel(*values, **entry.kwargs) if entry.kwargs else entry.kernel(*values)
     except _KERNEL_ERRORS as e:
-        raise at_user_line(InvalidArgumentError(message=f"{op}: {e}")) from None
+        raise _user_error(op, e) from None
     finally:
         _reset_quiet(token)
     out = entry.dtypes
@@ -122,6 +137,87 @@ def run_eager(op: str, inputs, attrs: dict):
     if not out:
         return None
     return tuple(EagerTensor(v, d) for v, d in zip(result, out))
+
+
+# -- the fast paths of the elementwise APIs ----------------------------------------------
+#
+# ``tf.add(x, y)`` on eager tensors in one frame: the checks that nothing watches the op (no
+# graph being built, no tape, no numeric checks), the key built without a loop, one lookup,
+# the kernel, the result. Anything else (a miss, a several-output or keyword-taking kernel,
+# a tape, a graph, a composite argument) calls ``general``, the API's reference path, which
+# goes through run_eager and fills the cache. The kernel call is written out here as in
+# run_eager (one frame less per op is the point).
+
+def unary_api(op: str, general):
+    """The public function ``fn(x, name=None)`` of a one-input op without attrs."""
+    def fn(x, name=None):
+        if x.__class__ is EagerTensor and not _building.graphs and not RECORDERS \
+                and not NUMERIC_CHECKS:
+            a = x._value
+            entry = _CACHE.get((op, x._dtype.name,
+                                a.shape if a.__class__ is np.ndarray else _shape(x)))
+            if entry.__class__ is _Entry and entry.single is not None:
+                token = _set_quiet(_QUIET_STATE)
+                try:
+                    result = entry.kernel(a)
+                except _KERNEL_ERRORS as e:
+                    raise _user_error(op, e) from None
+                finally:
+                    _reset_quiet(token)
+                return EagerTensor(result, entry.single)
+        return general(x, name)
+    return fn
+
+
+def binary_api(op: str, general, numbers: dict | None = None, plain=(),
+               attrs: dict | None = None):
+    """The public function ``fn(x, y, name=None)`` of a two-input op.
+
+    ``y`` may also be a Python number of a class in ``plain`` found in ``numbers`` (operand
+    tensors by ``(class, value, dtype name)``, made by the reference path); ``attrs``: the
+    op's constant attrs, frozen once into the key.
+    """
+    frozen = None if not attrs else freeze_attrs(attrs)
+
+    def fn(x, y, name=None):
+        if x.__class__ is EagerTensor and not _building.graphs and not RECORDERS \
+                and not NUMERIC_CHECKS:
+            t, c, dt = y, y.__class__, x._dtype.name
+            if c is not EagerTensor:
+                t = numbers.get((c, y, dt)) if c in plain else None
+            if t is not None:
+                a, b = x._value, t._value
+                key = (op, dt, a.shape if a.__class__ is np.ndarray else _shape(x),
+                       t._dtype.name, b.shape if b.__class__ is np.ndarray else _shape(t))
+                if frozen is not None:
+                    key += (frozen,)
+                entry = _CACHE.get(key)
+                if entry.__class__ is _Entry and entry.single is not None:
+                    token = _set_quiet(_QUIET_STATE)
+                    try:
+                        result = entry.kernel(a, b)
+                    except _KERNEL_ERRORS as e:
+                        raise _user_error(op, e) from None
+                    finally:
+                        _reset_quiet(token)
+                    return EagerTensor(result, entry.single)
+        return general(x, y, name)
+    return fn
+
+
+
+def _user_error(op: str, e: Exception) -> InvalidArgumentError:
+    """A kernel's error as TensorFlow's InvalidArgumentError, at the user's line."""
+    if not isinstance(e, InvalidArgumentError):
+        e = InvalidArgumentError(message=f"{op}: {e}")
+    return at_user_line(e)
+
+
+def _shape(t: EagerTensor) -> tuple:
+    """The shape of an eager value as a plain tuple (a numpy scalar's is ``()``)."""
+    v = t._value
+    return v.shape if v.__class__ is np.ndarray or isinstance(v, np.generic) \
+        else t.shape.as_tuple()
 
 
 def _run_uncached(op: str, inputs, attrs: dict):
@@ -133,10 +229,8 @@ def _run_uncached(op: str, inputs, attrs: dict):
     try:
         types = opdef.infer(inputs, attrs)
         result = opdef.run_eager([t._value for t in inputs], attrs)
-    except InvalidArgumentError as e:
-        raise at_user_line(e) from None
     except _KERNEL_ERRORS as e:
-        raise at_user_line(InvalidArgumentError(message=f"{op}: {e}")) from None
+        raise _user_error(op, e) from None
     n = len(types)
     if n == 1:
         return EagerTensor(result, types[0].dtype)
@@ -246,7 +340,7 @@ class _Unfreezable(Exception):
     pass
 
 
-def _freeze_attrs(attrs: dict) -> tuple | None:
+def freeze_attrs(attrs: dict) -> tuple | None:
     """Attrs as a hashable key that keeps each value's type; None for arrays and the like.
 
     Flat: ``name, type, value`` for a Python scalar, ``name, frozen`` otherwise
@@ -309,7 +403,19 @@ def at_user_line(err: InvalidArgumentError) -> InvalidArgumentError:
     return err
 
 
-def leaked(t: SymbolicTensor) -> LeakedTensorError:
+def leaked(t: SymbolicTensor, graph=None) -> LeakedTensorError | InaccessibleTensorError:
+    """The error for ``t`` used where it does not live: in ``graph``, around the loop body or
+    branch that made it (InaccessibleTensorError, a ValueError, as TensorFlow), or after
+    its function's trace (a TypeError)."""
+    inner = t._output.node.graph
+    while graph is not None and inner is not None and inner is not graph:
+        inner = inner.outer
+    if graph is not None and inner is graph:
+        return InaccessibleTensorError(
+            f"{t} is out of scope and cannot be used here: it was made inside a staged loop "
+            "body or branch and exists only there. Carry it out as a loop variable or a branch "
+            "result (assign it to a variable the loop or `if` sets), or collect values in a "
+            "tf.TensorArray.")
     origin = t.op.origin
     where = f" (created at {origin})" if origin else ""
     return LeakedTensorError(

@@ -15,13 +15,12 @@ import numpy as np
 from graph import dtypes
 from graph.dtypes import DType, as_dtype
 from runtime.context import current_graph
-from runtime.ops.core import _const_name, apply_op, binary_operands, convert_to_tensor
+from runtime.composite import PLAIN_ARGS, dispatching, with_fast_path
+from runtime.ops.core import (_const_name, apply_op, binary_operands, convert_to_tensor,
+                               is_tensor_like)
+from runtime.ops.eager import binary_api, unary_api
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, Tensor
-
-
-def is_tensor_like(value) -> bool:
-    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
 
 
 def _convert_like(value, dtype: DType, name: str) -> Tensor:
@@ -99,23 +98,32 @@ def operands(x, y, op_name: str) -> tuple[Tensor, Tensor]:
     return binary_operands(x, y, op_name)
 
 
+# The elementwise APIs: ``unary_api``/``binary_api`` run an eager call on an EagerTensor (and
+# an EagerTensor, or a Python number already in _NUMBER_OPERANDS) in one frame; every other
+# call takes the reference path behind the composite dispatch check.
+
 def _binary(op: str, default_name: str, tf_name: str | None = None):
-    def fn(x, y, name=None):
+    tf_name = tf_name or default_name.lower()
+
+    def reference(x, y, name=None):
         name = name or default_name
         x, y = operands(x, y, name)
         return apply_op(op, [x, y], name=name)
-    fn.__name__ = tf_name or default_name.lower()
-    fn.__qualname__ = fn.__name__
-    fn.__doc__ = f"Elementwise ``{op}`` with broadcasting (``tf.{fn.__name__}``)."
-    return fn
+    fn = binary_api(op, dispatching(tf_name, reference), _NUMBER_OPERANDS, PLAIN_ARGS)
+    return _api(fn, reference, tf_name, f"Elementwise ``{op}`` with broadcasting")
 
 
 def _unary(op: str, default_name: str, tf_name: str):
-    def fn(x, name=None):
+    def reference(x, name=None):
         return apply_op(op, [convert_to_tensor(x)], name=name or default_name)
-    fn.__name__ = fn.__qualname__ = tf_name
-    fn.__doc__ = f"Elementwise ``{op}`` (``tf.{tf_name}``)."
-    return fn
+    fn = unary_api(op, dispatching(tf_name, reference))
+    return _api(fn, reference, tf_name, f"Elementwise ``{op}``")
+
+
+def _api(fn, reference, tf_name: str, doc: str):
+    fn.__name__ = fn.__qualname__ = reference.__name__ = reference.__qualname__ = tf_name
+    fn.__doc__ = reference.__doc__ = f"{doc} (``tf.{tf_name}``)."
+    return with_fast_path(tf_name, fn, reference)
 
 
 # -- arithmetic --------------------------------------------------------------------
@@ -230,6 +238,11 @@ def logical_xor(x, y, name=None) -> Tensor:
 def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False,
            adjoint_a: bool = False, adjoint_b: bool = False, name=None) -> Tensor:
     """``tf.matmul``: MatMul for two matrices, BatchMatMulV2 when either has batch dims."""
+    if a.__class__ is EagerTensor and b.__class__ is EagerTensor \
+            and not (transpose_a or transpose_b or adjoint_a or adjoint_b):
+        va, vb = a._value, b._value  # the fast path: two eager matrices as they are
+        if va.__class__ is np.ndarray and vb.__class__ is np.ndarray and va.ndim == 2 == vb.ndim:
+            return _matmul2(a, b, name)
     name = name or "MatMul"
     a, b = operands(a, b, name)
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
@@ -239,6 +252,11 @@ def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False,
             b = apply_op("Conj", [b], name="Conj") if adjoint_b else b
         return apply_op("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}, name=name)
     return apply_op("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb}, name=name)
+
+
+_matmul2 = binary_api("MatMul", lambda a, b, name: apply_op(
+    "MatMul", [a, b], {"transpose_a": False, "transpose_b": False}, name=name or "MatMul"),
+    attrs={"transpose_a": False, "transpose_b": False})  # eager 2-D @ 2-D, nothing transposed
 
 
 def _rank(t: Tensor) -> int | None:

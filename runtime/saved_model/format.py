@@ -13,18 +13,29 @@ Argument and result structures are JSON: numbers, strings, booleans and
 null as themselves; ``{"list": [...]}``, ``{"tuple": [...]}``,
 ``{"dict": [[key, value], ...]}``; ``{"spec": {dtype, shape, name}}`` for a
 tensor argument and ``{"tensor": k}`` for the k-th output.
+
+A composite argument (RaggedTensor, SparseTensor, ExtensionType) is its type
+spec as data: ``{"typespec": {"class", "fields", "components"}}``, the fields
+being the spec's ``_serialize()`` (shapes, dtypes, nested specs, Python
+values), from which ``cls(*fields)`` rebuilds it; a composite result is
+``{"composite": {"typespec": ..., "tensors": [k, ...]}}``. An ExtensionType's
+class is found by its registered name (``__name__`` in its class body, as
+TensorFlow requires), never by importing code: when the loading program has
+not defined it, the spec is an ``UnknownTypeSpec`` that names the type when
+the function is called.
 """
 from __future__ import annotations
 
+import collections.abc
 import hashlib
 import json
 import math
 import os
 
-from graph.dtypes import as_dtype
+from graph.dtypes import DType, as_dtype
 from graph.errors import GraphFormatError
 from graph.shapes import TensorShape
-from runtime.tensor_spec import TensorSpec
+from runtime.tensor_spec import TensorSpec, TypeSpec
 
 FORMAT_NAME = "autograph-saved-model"
 FORMAT_VERSION = 1
@@ -79,7 +90,7 @@ def decode_structure(doc, leaf, fail):
             return {k: decode_structure(v, leaf, fail) for k, v in body}
         if tag == "float" and body in ("nan", "inf", "-inf"):
             return float(body)
-        if tag in ("spec", "tensor"):
+        if tag not in ("list", "tuple", "dict", "float"):
             return leaf(tag, body)
     raise fail(f"bad structure entry {doc!r}")
 
@@ -97,6 +108,127 @@ def decode_spec(body, fail) -> TensorSpec:
         return TensorSpec(TensorShape(shape), as_dtype(body["dtype"]), name)
     except (TypeError, KeyError, ValueError) as e:
         raise fail(f"bad tensor spec {body!r}: {e}") from None
+
+
+# -- composite types ----------------------------------------------------------------------------
+
+def _builtin_spec_classes() -> dict:
+    from runtime.ragged.ragged_tensor import RaggedTensorSpec
+    from runtime.sparse.sparse_tensor import SparseTensorSpec
+    return {"tf.RaggedTensorSpec": RaggedTensorSpec, "tf.SparseTensorSpec": SparseTensorSpec}
+
+
+def _spec_class_name(spec: TypeSpec) -> str:
+    from runtime.extension_type import ExtensionTypeSpec, registered_name
+    for name, cls in _builtin_spec_classes().items():
+        if type(spec) is cls:
+            return name
+    if isinstance(spec, ExtensionTypeSpec):
+        name = registered_name(spec.value_type)
+        if name is None:
+            raise ValueError(
+                f"the ExtensionType {spec.value_type.__qualname__!r} has no registered name, "
+                "so a loading program could not find it. Add `__name__ = "
+                f"'<package>.{spec.value_type.__qualname__}'` to its class body (as "
+                "TensorFlow requires for saved extension types).")
+        return name + ".Spec"
+    if isinstance(spec, UnknownTypeSpec):
+        return spec.class_name
+    raise ValueError(f"a value of type {type(spec).__name__} ({spec!r}) cannot be saved")
+
+
+def encode_type_spec(spec: TypeSpec) -> dict:
+    """A composite's type as data (its ``_serialize()`` fields and its class's name)."""
+    if isinstance(spec, UnknownTypeSpec):
+        return {"typespec": spec.body}
+    name = _spec_class_name(spec)
+    return {"typespec": {"class": name, "components": len(spec._component_specs),
+                         "fields": [encode_structure(f, _field_leaf) for f in spec._serialize()]}}
+
+
+def _field_leaf(value):
+    if isinstance(value, TensorSpec):
+        return encode_spec(value)
+    if isinstance(value, TypeSpec):
+        return encode_type_spec(value)
+    if isinstance(value, TensorShape):
+        return {"shape": None if value.rank is None else list(value.as_tuple())}
+    if isinstance(value, DType):
+        return {"dtype": value.name}
+    if isinstance(value, collections.abc.Mapping) and not isinstance(value, dict):
+        return {"mapping": [[k, encode_structure(v, _field_leaf)] for k, v in value.items()]}
+    return None
+
+
+class UnknownTypeSpec:
+    """The saved type of an ExtensionType that the loading program does not define."""
+
+    def __init__(self, class_name: str, body: dict, components: int):
+        self.class_name = class_name
+        self.body = body
+        self.components = components
+
+    def error(self, function: str) -> ValueError:
+        name = self.class_name[:-len(".Spec")] if self.class_name.endswith(".Spec") \
+            else self.class_name
+        return ValueError(
+            f"The loaded function {function!r} takes or returns the ExtensionType {name!r}, "
+            "which this program does not define. Define (or import) that class, with "
+            f"`__name__ = {name!r}` in its body, before tf.saved_model.load; the SavedModel "
+            "never imports code.")
+
+    def __repr__(self) -> str:
+        return f"UnknownTypeSpec({self.class_name!r})"
+
+
+def decode_type_spec(body, fail):
+    """The TypeSpec ``encode_type_spec`` wrote (an ``UnknownTypeSpec`` for an undefined type)."""
+    from runtime.extension_type import lookup_registered
+    try:
+        name, fields, n = body["class"], body["fields"], body["components"]
+        if not isinstance(name, str) or not isinstance(fields, list) or not isinstance(n, int):
+            raise TypeError("bad class, fields or components")
+    except (TypeError, KeyError) as e:
+        raise fail(f"bad type spec {body!r}: {e}") from None
+    cls = _builtin_spec_classes().get(name)
+    if cls is None and name.endswith(".Spec"):
+        value_type = lookup_registered(name[:-len(".Spec")])
+        cls = None if value_type is None else value_type.Spec
+    if cls is None:
+        if name in _builtin_spec_classes() or not name.endswith(".Spec"):
+            raise fail(f"unknown type spec class {name!r}")
+        return UnknownTypeSpec(name, body, n)
+    try:
+        spec = cls(*[decode_structure(f, lambda tag, b: _decode_field(tag, b, fail), fail)
+                     for f in fields])
+    except (TypeError, ValueError) as e:
+        raise fail(f"bad type spec {body!r}: {e}") from None
+    if len(spec._component_specs) != n:
+        raise fail(f"type spec {name!r} should have {n} components")
+    return spec
+
+
+def _decode_field(tag, body, fail):
+    if tag == "spec":
+        return decode_spec(body, fail)
+    if tag == "typespec":
+        return decode_type_spec(body, fail)
+    if tag == "shape" and (body is None or isinstance(body, list)):
+        return TensorShape(body)
+    if tag == "dtype" and isinstance(body, str):
+        return as_dtype(body)
+    if tag == "mapping" and isinstance(body, list) and all(
+            isinstance(p, list) and len(p) == 2 for p in body):
+        return {k: decode_structure(v, lambda t, b: _decode_field(t, b, fail), fail)
+                for k, v in body}
+    raise fail(f"bad {tag!r} entry {body!r}")
+
+
+def component_count(spec) -> int:
+    """How many graph inputs or outputs a saved argument leaf stands for."""
+    if isinstance(spec, UnknownTypeSpec):
+        return spec.components
+    return len(spec._component_specs)
 
 
 # -- the document: checksum and manifest -------------------------------------------------------

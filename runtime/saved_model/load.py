@@ -16,8 +16,9 @@ from graph.dtypes import as_dtype
 from graph.shapes import TensorShape
 from runtime.module import Module
 from runtime.saved_model import format as fmt
-from runtime.saved_model.restored import (Output, RestoredFunction, SavedTrace,
-                                          SignatureFunction, python_signature)
+from runtime.saved_model.restored import (CompositeOutput, Output, RestoredFunction,
+                                          SavedTrace, SignatureFunction, python_signature)
+from runtime.tensor_spec import TypeSpec
 from runtime.train import checkpoint_io
 
 
@@ -125,8 +126,8 @@ class _Loader:
             kwargs.append((pair[0], self.structure(pair[1])))
         if len(arg_names) != len(args) or not all(isinstance(n, str) for n in arg_names):
             raise self.fail("'arg_names' should name each positional argument")
-        n_specs = len([s for s in _leaves([args, [s for _, s in kwargs]])
-                       if not isinstance(s, Output) and hasattr(s, "dtype")])
+        n_specs = sum(fmt.component_count(s) for s in _leaves([args, [s for _, s in kwargs]])
+                      if isinstance(s, (TypeSpec, fmt.UnknownTypeSpec)))
         if n_specs != len(graph.inputs):
             raise self.fail(f"the signature has {n_specs} tensors but the graph "
                             f"{len(graph.inputs)} inputs")
@@ -137,9 +138,18 @@ class _Loader:
         def leaf(tag, body):
             if tag == "spec" and n_outputs is None:
                 return fmt.decode_spec(body, self.fail)
+            if tag == "typespec" and n_outputs is None:
+                return fmt.decode_type_spec(body, self.fail)
             if tag == "tensor" and n_outputs is not None and isinstance(body, int) \
                     and 0 <= body < n_outputs:
                 return Output(body)
+            if tag == "composite" and n_outputs is not None and isinstance(body, dict):
+                spec = fmt.decode_type_spec(body.get("typespec"), self.fail)
+                tensors = body.get("tensors")
+                if not (isinstance(tensors, list) and len(tensors) == fmt.component_count(spec)
+                        and all(isinstance(k, int) and 0 <= k < n_outputs for k in tensors)):
+                    raise self.fail(f"bad composite result {body!r}")
+                return CompositeOutput(spec, [Output(k) for k in tensors])
             raise self.fail(f"bad {tag!r} entry {body!r}")
         return fmt.decode_structure(doc, leaf, self.fail)
 
@@ -158,6 +168,8 @@ class _Loader:
             traces.append(self.traces[c])
         raw_sig = self.field(entry, "input_signature", list, optional=True)
         input_signature = None if raw_sig is None else [self.structure(s) for s in raw_sig]
+        if any(isinstance(s, fmt.UnknownTypeSpec) for s in _leaves(input_signature or [])):
+            input_signature = None  # calls then name the missing type (RestoredFunction)
         return RestoredFunction(self.field(entry, "name", str), signature, traces,
                                 input_signature)
 

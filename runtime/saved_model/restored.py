@@ -19,10 +19,12 @@ from graph.executor import compile_graph
 from graph.ir import Graph
 from graph.registry import get_op
 from runtime import context
+from runtime.composite import type_spec_of
 from runtime.function import Function
 from runtime.ops.core import as_graph_input, convert_to_tensor
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
-from runtime.tensor_spec import TensorSpec
+from runtime.saved_model.format import UnknownTypeSpec
+from runtime.tensor_spec import TensorSpec, TypeSpec
 
 
 class Output:
@@ -34,6 +36,16 @@ class Output:
         self.index = index
 
 
+class CompositeOutput:
+    """A composite result of a saved graph: its type and the outputs of its components."""
+
+    __slots__ = ("spec", "outputs")
+
+    def __init__(self, spec, outputs: list):
+        self.spec = spec
+        self.outputs = outputs
+
+
 class SavedTrace:
     """One saved trace: its graph, argument structure (TensorSpec leaves) and results."""
 
@@ -42,8 +54,13 @@ class SavedTrace:
         self.arg_names = arg_names
         self.args = args          # one structure per positional argument
         self.kwargs = kwargs      # [(name, structure)]
-        self.outputs = outputs    # structure with Output leaves
+        self.outputs = outputs    # structure with Output / CompositeOutput leaves
         self._plan = None
+        # ExtensionTypes the loading program does not define: this trace cannot be called
+        self.unknown = [s for s in _leaves([args, [s for _, s in kwargs], outputs])
+                        if isinstance(s, UnknownTypeSpec) or (
+                            isinstance(s, CompositeOutput) and isinstance(s.spec,
+                                                                          UnknownTypeSpec))]
 
     def match(self, values: dict) -> list | None:
         """The flat tensors for ``values`` (argument name -> value), or None if they do not fit."""
@@ -73,6 +90,12 @@ class SavedTrace:
 
 
 def _fits(structure, value, flat: list) -> bool:
+    if isinstance(structure, TypeSpec) and not isinstance(structure, TensorSpec):
+        spec = type_spec_of(value)
+        if spec is None or not spec.is_subtype_of(structure):
+            return False
+        flat.extend(value._components())
+        return True
     if isinstance(structure, TensorSpec):
         if not isinstance(value, Tensor):
             if isinstance(value, (str, bytes)) and not structure.dtype.name == "string":
@@ -97,6 +120,8 @@ def _fits(structure, value, flat: list) -> bool:
 def _pack(structure, outputs: list):
     if isinstance(structure, Output):
         return outputs[structure.index]
+    if isinstance(structure, CompositeOutput):
+        return structure.spec._from_components([outputs[o.index] for o in structure.outputs])
     if isinstance(structure, (list, tuple)):
         return type(structure)(_pack(s, outputs) for s in structure)
     if isinstance(structure, dict):
@@ -179,9 +204,13 @@ class RestoredFunction(Function):
             values[f"{varargs or 'args'}_{i}"] = extra
         values.update(kwargs)
         for trace in self._saved_traces:
-            flat = trace.match(values)
+            flat = None if trace.unknown else trace.match(values)
             if flat is not None:
                 return trace.run(flat)
+        unknown = [t.unknown[0] for t in self._saved_traces if t.unknown]
+        if unknown:
+            spec = unknown[0].spec if isinstance(unknown[0], CompositeOutput) else unknown[0]
+            raise spec.error(self.__name__)
         got_args = "".join(f"\n    * {_describe(a)}" for a in args)
         options = "\n\n".join(f"Option {i + 1}:\n{t.describe()}"
                               for i, t in enumerate(self._saved_traces))
@@ -198,8 +227,17 @@ class RestoredFunction(Function):
             self.get_concrete_function()
         else:
             for trace in self._saved_traces:
-                self.get_concrete_function(*trace.args, **dict(trace.kwargs))
+                if not trace.unknown:  # a type this program lacks cannot be traced again
+                    self.get_concrete_function(*trace.args, **dict(trace.kwargs))
         return super()._list_all_concrete_functions()
+
+
+def _leaves(structure) -> list:
+    if isinstance(structure, (list, tuple)):
+        return [x for v in structure for x in _leaves(v)]
+    if isinstance(structure, dict):
+        return [x for v in structure.values() for x in _leaves(v)]
+    return [structure]
 
 
 def _describe(value) -> str:

@@ -25,13 +25,14 @@ import warnings
 
 from graph import serialize
 from graph.printing import reachable_functions
+from runtime.composite import is_composite_tensor
 from runtime.concrete_function import ConcreteFunction
 from runtime.function import Function, _Described
 from runtime.module import trackable_children
 from runtime.saved_model import format as fmt
 from runtime.saved_model.restored import SignatureFunction
 from runtime.tensor import SymbolicTensor
-from runtime.tensor_spec import TensorSpec
+from runtime.tensor_spec import TensorSpec, TypeSpec
 from runtime.trace_type import is_variable
 from runtime.train import checkpoint_io, object_graph
 
@@ -148,7 +149,8 @@ class _Saver:
     def signatures(self, signatures) -> dict:
         if signatures is None:
             loaded = getattr(self.root, "__dict__", {}).get("signatures")
-            found = [f for f in _functions_of(self.root).values() if f.input_signature]
+            found = [f for f in _functions_of(self.root).values() if f.input_signature
+                     and not _has_composite(f.input_signature)]
             if isinstance(loaded, dict) and all(isinstance(f, SignatureFunction)
                                                 for f in loaded.values()):
                 signatures = {n: f.get_concrete_function() for n, f in loaded.items()}
@@ -173,6 +175,10 @@ class _Saver:
         elif f._function is not None and f._function.input_signature is not None:
             specs = f._function.input_signature
         pairs = list(zip(f._arg_names, f._arg_specs)) + list(f._kwarg_specs.items())
+        if _has_composite([s for _, s in pairs]):
+            raise ValueError(f"Signature {name!r}: signatures with composite inputs "
+                             "(RaggedTensorSpec, SparseTensorSpec, ExtensionType specs) are not "
+                             "supported; save the function as an attribute instead")
         if any(isinstance(leaf, TensorSpec) for _, s in pairs if isinstance(s, (list, tuple, dict))
                for leaf in _flat(s)):
             raise ValueError(f"Signature {name!r}: a signature function takes tensors as "
@@ -230,8 +236,9 @@ class _Saver:
                                            lambda v: _tensor_leaf(v, positions))
         except ValueError as e:
             raise ValueError(f"Cannot save {where}: {e}") from None
-        n_specs = sum(1 for leaf in _flat([concrete._arg_specs, concrete._kwarg_specs])
-                      if isinstance(leaf, TensorSpec))
+        n_specs = sum(fmt.component_count(leaf) for leaf in
+                      _flat([concrete._arg_specs, concrete._kwarg_specs])
+                      if isinstance(leaf, TypeSpec))
         if n_specs != len(graph.inputs):
             raise ValueError(f"Cannot save {where}: its graph has {len(graph.inputs)} inputs "
                              f"but its signature {n_specs} tensors")
@@ -242,16 +249,27 @@ class _Saver:
 def _spec_leaf(value):
     if isinstance(value, TensorSpec):
         return fmt.encode_spec(value)
-    if hasattr(value, "_component_specs") or isinstance(value, _Described):
-        raise ValueError(f"an argument {value!r} is not a tensor or a Python value "
-                         "(composite tensors and objects cannot be saved as arguments)")
+    if isinstance(value, TypeSpec):
+        return fmt.encode_type_spec(value)
+    if isinstance(value, _Described):
+        raise ValueError(f"an argument {value!r} is not a tensor, a composite tensor or a "
+                         "Python value (objects cannot be saved as arguments)")
     return None
 
 
 def _tensor_leaf(value, positions):
     if isinstance(value, SymbolicTensor):
         return {"tensor": positions[(value._output.node.name, value._output.index)]}
+    if is_composite_tensor(value):
+        tensors = [_tensor_leaf(t, positions)["tensor"] for t in value._components()]
+        return {"composite": {"typespec": fmt.encode_type_spec(value._type_spec)["typespec"],
+                              "tensors": tensors}}
     return None
+
+
+def _has_composite(specs) -> bool:
+    return any(isinstance(leaf, TypeSpec) and not isinstance(leaf, TensorSpec)
+               for leaf in _flat(list(specs)))
 
 
 def _flat(structure) -> list:

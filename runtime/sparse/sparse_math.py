@@ -217,3 +217,29 @@ def to_indicator(sp_input, vocab_size, name=None):
     marks = SparseTensor(array_ops.concat([leading, ids], 1),
                          array_ops.ones(array_ops.shape(ids)[:1], dtype=dtypes.bool_), shape)
     return to_dense(reorder(marks), default_value=False, validate_indices=False, name=name)
+
+
+def softmax(sp_input, name=None) -> SparseTensor:
+    """``tf.sparse.softmax``: a softmax over the entries present in each innermost row (the
+    entries whose indices agree but for the last); absent entries take no part. As
+    TensorFlow's, it expects indices in canonical order (``tf.sparse.reorder``). Written with
+    segment ops on the values, so it stages and differentiates as they do."""
+    from runtime.ops import special_ops
+    from runtime.gradients.tape import stop_gradient
+    sp = _check(sp_input, "tf.sparse.softmax")
+    if sp.dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+        raise InvalidArgumentError(message=f"tf.sparse.softmax: Value for attr 'T' of "
+                                   f"{sp.dtype.name} is not in the list of allowed values: "
+                                   "half, float, double")
+    if sp.shape.rank is not None and sp.shape.rank < 2:
+        raise InvalidArgumentError(message=f"tf.sparse.softmax: Input should have rank >= 2, "
+                                   f"but received shape: {sp.shape}")
+    outer = sp.indices[:, :-1]
+    starts = math_ops.reduce_any(math_ops.not_equal(outer[1:], outer[:-1]), axis=1)
+    n = array_ops.shape(sp.values)[0]
+    rows = special_ops.cumsum(array_ops.concat(
+        [array_ops.zeros([1], dtypes.int32), math_ops.cast(starts, dtypes.int32)], 0))[:n]
+    top = stop_gradient(special_ops.unsorted_segment_max(sp.values, rows, n))
+    e = math_ops.exp(sp.values - array_ops.gather(top, rows))
+    total = special_ops.unsorted_segment_sum(e, rows, n)
+    return SparseTensor(sp.indices, e / array_ops.gather(total, rows), sp.dense_shape)

@@ -94,6 +94,14 @@ def none_loop_var(n):
     return x
 
 
+def none_in_loop_var(n):
+    x = (None, 1)
+    while n > 0:  # the-loop
+        x = (n, 2)
+        n = n - 1
+    return x
+
+
 def test_undefined_in_one_branch_names_variable_and_lines():
     # (TensorFlow's rule: a variable used after a staged `if` must be set in both branches)
     with pytest.raises(ValueError) as info:
@@ -183,12 +191,22 @@ def test_return_in_only_one_staged_branch():
     assert convert(returns_in_one_branch)(-1) is None
 
 
-def test_none_before_staged_loop():
+def test_none_before_staged_loop_is_typed_from_the_body():
+    # TensorFlow 2.21: None before the loop is like undefined -- 1 here, and a loop that
+    # does not run fails the "loop must iterate at least once to initialize x" assert
+    assert staged(convert(none_loop_var), np.int32(3)) == 1
+    with pytest.raises(InvalidArgumentError, match="at least once to initialize x"):
+        staged(convert(none_loop_var), np.int32(0))
+
+
+def test_none_inside_a_staged_loop_variable():
+    # (TensorFlow: ValueError "None values not supported.")
     with pytest.raises(StagingError) as info:
-        staged(convert(none_loop_var), np.int32(3))
+        staged(convert(none_in_loop_var), np.int32(3))
+    assert isinstance(info.value, ValueError)
     msg = str(info.value)
     assert "'x' is None before the while loop" in msg
-    assert re.search(where(none_loop_var, "the-loop"), msg)
+    assert re.search(where(none_in_loop_var, "the-loop"), msg)
 
 
 def test_graph_nodes_point_at_user_lines():
@@ -248,3 +266,105 @@ def test_tf_function_of_a_function_without_source_runs_it_as_written():
         assert int(autograph.function(fn)(rt.constant(1))) == 2
     with pytest.raises(ConversionError, match="source code is not available"):
         convert(fn)
+
+
+# -- Python iteration, numpy and escaped tensors: as TensorFlow 2.21 ------------------------
+
+def sum_of(x):
+    return sum(x)
+
+
+def unpacked(x):
+    a, b, c = x
+    return a
+
+
+def listed(x):
+    return list(x)
+
+
+def square_np(x):
+    return np.square(x)
+
+
+def loop_over(x):
+    s = 0
+    for v in x:  # converted: a staged loop, not Python iteration
+        s += v
+    return s
+
+
+@pytest.mark.parametrize("fn", [sum_of, unpacked, listed])
+def test_python_iteration_of_a_symbolic_tensor_is_refused(fn):
+    # TensorFlow refuses it even when the length is known (shape (3,) here)
+    from runtime.errors import OperatorNotAllowedInGraphError
+    with pytest.raises(OperatorNotAllowedInGraphError, match="Iterating over a symbolic"):
+        staged(convert(fn), np.array([1, 2, 3], np.int32))
+    assert staged(convert(loop_over), np.array([1, 2, 3], np.int32)) == 6
+
+
+def test_numpy_of_a_symbolic_tensor_is_not_implemented():
+    with pytest.raises(NotImplementedError,
+                       match=r"Cannot convert a symbolic tf.Tensor \(arg0:0\) to a numpy array"):
+        staged(convert(square_np), np.array([1, 2, 3], np.int32))
+    # numpy arrays still defer to the tensor's operators
+    f = autograph.function(lambda x: np.array([1, 2], np.int32) + x)
+    assert f(rt.constant([1, 2])).numpy().tolist() == [2, 4]
+
+
+def test_sorted_of_a_symbolic_tensor_sorts_it():
+    from autograph.operators.py_builtins import sorted_
+    x = rt.constant([3, 1, 2])
+    # TensorFlow: [1 2 3], [3 2 1], key=-v -> [3 2 1]; rank 2 -> ValueError
+    assert autograph.function(lambda t: sorted_(t))(x).numpy().tolist() == [1, 2, 3]
+    assert autograph.function(lambda t: sorted_(t, reverse=True))(x).numpy().tolist() == [3, 2, 1]
+    by_key = autograph.function(lambda t: sorted_(t, key=lambda v: -v))
+    assert by_key(x).numpy().tolist() == [3, 2, 1]
+    with pytest.raises(ValueError, match="sort only supports only 1D tensors"):
+        autograph.function(lambda t: sorted_(t))(rt.constant([[3, 1], [2, 0]]))
+    unknown = autograph.function(lambda t: sorted_(t),
+                                 input_signature=[autograph.TensorSpec(None, rt.int32)])
+    assert unknown(x).numpy().tolist() == [1, 2, 3]
+    with pytest.raises(InvalidArgumentError, match="sort only supports only 1D tensors"):
+        unknown(rt.constant([[1]]))
+    assert sorted_([3, 1, 2], reverse=True) == [3, 2, 1]
+
+
+def _range_loop_target(start, iterate_names):
+    """The converted form of ``for i in range(start, n): pass; return i`` (``i`` undefined
+    before the loop), with the converter's opts."""
+    from autograph.operators.control_flow import for_stmt
+    from autograph.operators.py_builtins import range_
+    from autograph.operators.variables import Undefined, ld
+
+    def f(n):
+        i = Undefined("i")
+
+        def get_state():
+            return (i,)
+
+        def set_state(vals):
+            nonlocal i
+            i = vals[0]
+
+        def body(itr):
+            nonlocal i
+            i = itr
+        for_stmt(range_(start, n), None, body, get_state, set_state, ("i",),
+                 opts={"iterate_names": iterate_names})
+        return ld(i)
+    return f
+
+
+def test_range_loop_target_starts_at_the_range_start():
+    # TensorFlow: range(5, 0) -> 5, range(5, 7) -> 6, range(0) -> 0 (no assert)
+    assert staged(_range_loop_target(5, "i"), np.int32(0)) == 5
+    assert staged(_range_loop_target(5, "i"), np.int32(7)) == 6
+    assert staged(_range_loop_target(0, "i"), np.int32(0)) == 0
+    with pytest.raises(InvalidArgumentError, match="at least once to initialize i"):
+        staged(_range_loop_target(5, None), np.int32(0))  # not the target: as a variable
+
+
+def test_inaccessible_tensor_error_is_a_value_error():
+    from runtime.errors import InaccessibleTensorError
+    assert issubclass(InaccessibleTensorError, ValueError)

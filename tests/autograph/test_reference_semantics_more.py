@@ -1426,27 +1426,17 @@ REASONS = {
     'closure_late_binding':
         "TensorFlow's converted for loop binds a closure to each iteration's value; Python (and this project) bind late",
     'builtin_enumerate':
-        'enumerate/zip/map/sum/max/sorted over a symbolic tensor stage or unroll here; TensorFlow refuses to iterate it (OperatorNotAllowedInGraphError).',
+        'enumerate/zip over a symbolic tensor stage a loop here (deliberately); TensorFlow refuses to iterate it (OperatorNotAllowedInGraphError).',
     'builtin_enumerate_start':
         'enumerate over a symbolic tensor stages a loop here; TensorFlow refuses it.',
     'enumerate_index_after':
         'enumerate over a symbolic tensor stages a loop here; TensorFlow refuses it',
     'builtin_zip':
         'zip over symbolic tensors stages a loop here; TensorFlow refuses it',
-    'builtin_map':
-        'Python iteration of a symbolic tensor unrolls here (TensorFlow: OperatorNotAllowedInGraphError)',
-    'builtin_sum':
-        'Python iteration of a symbolic tensor unrolls here; TensorFlow refuses it',
-    'builtin_max_single':
-        'Python iteration of a symbolic tensor unrolls here; TensorFlow refuses it',
-    'builtin_sorted':
-        'Python iteration of a symbolic tensor unrolls here; TensorFlow refuses it',
     'builtin_len':
         "len(dataset) in a graph: the dataset's cardinality is not known in graphs here",
     'builtin_print_python_in_loop':
         "graph names differ: a while body's argument is `while/itr_1`, TensorFlow's `while/Placeholder`",
-    'augmented_in_nested_fn':
-        'a tensor leaked out of a loop body: LeakedTensorError here, InaccessibleTensorError in TensorFlow',
     'for_else_break':
         'tf.function refuses a loop `else` (NotImplementedError), as TensorFlow does when AutoGraph runs strictly, as in its own reference tests; TensorFlow by default warns and runs the function unconverted',
     'for_else_continue':
@@ -1455,14 +1445,6 @@ REASONS = {
         'tf.function refuses a loop `else` (NotImplementedError), as TensorFlow does when AutoGraph runs strictly, as in its own reference tests; TensorFlow by default warns and runs the function unconverted',
     'while_else_return':
         'tf.function refuses a loop `else` (NotImplementedError), as TensorFlow does when AutoGraph runs strictly, as in its own reference tests; TensorFlow by default warns and runs the function unconverted',
-    'loop_none_to_value':
-        'a loop variable None before a staged loop: TensorFlow types it from the body',
-    'loop_var_after_for_no_init':
-        'a staged for over an empty range leaves an undefined target: TensorFlow gives 0',
-    'np_func_on_python':
-        'numpy of a symbolic tensor: OperatorNotAllowedInGraphError here, NotImplementedError in TensorFlow',
-    'np_func_on_tensor':
-        'numpy of a symbolic tensor: a tensor here, NotImplementedError in TensorFlow',
 }
 KNOWN_DIFFERENCES = frozenset([
     'while_else_break(py:0)',
@@ -1489,15 +1471,6 @@ KNOWN_DIFFERENCES = frozenset([
     'while_else_return(i32:1)',
     'while_else_return(i32:3)',
     'while_else_return(i32:5)',
-    'loop_var_after_for_no_init(i32:0)',
-    'augmented_in_nested_fn(i32:0)',
-    'augmented_in_nested_fn(i32:1)',
-    'augmented_in_nested_fn(i32:3)',
-    'augmented_in_nested_fn(i32:5)',
-    'np_func_on_python(i32:0)',
-    'np_func_on_python(i32:1)',
-    'np_func_on_python(i32:3)',
-    'np_func_on_python(i32:5)',
     'builtin_print_python_in_loop(i32:0)',
     'builtin_print_python_in_loop(i32:1)',
     'builtin_print_python_in_loop(i32:3)',
@@ -1522,17 +1495,7 @@ KNOWN_DIFFERENCES = frozenset([
     'builtin_zip(i32:[1])',
     'builtin_zip(i32:[1, 2, 3])',
     'builtin_zip(i32:[3, 1, 2])',
-    'builtin_map(i32:[1])',
-    'builtin_map(i32:[1, 2, 3])',
-    'builtin_map(i32:[3, 1, 2])',
     'builtin_len(ds:[1, 2, 3])',
-    'builtin_sum(i32:[1])',
-    'builtin_sum(i32:[1, 2, 3])',
-    'builtin_sum(i32:[3, 1, 2])',
-    'builtin_sorted(i32:[1])',
-    'builtin_sorted(i32:[1, 2, 3])',
-    'builtin_sorted(i32:[3, 1, 2])',
-    'builtin_max_single(i32:[1])',
     'nested_ifexp(i32:-3)',
     'nested_ifexp(i32:-1)',
     'nested_ifexp(i32:0)',
@@ -1543,8 +1506,6 @@ KNOWN_DIFFERENCES = frozenset([
     'not_value(i32:0)',
     'not_value(i32:2)',
     'not_value(i32:4)',
-    'loop_none_to_value(i32:0)',
-    'loop_none_to_value(i32:2)',
     'closure_late_binding(py:0)',
     'closure_late_binding(py:2)',
     'closure_late_binding(i32:0)',
@@ -1561,8 +1522,6 @@ KNOWN_DIFFERENCES = frozenset([
     'or_values(i32:2, py:1)',
     'or_values(i32:2, i32:0)',
     'or_values(i32:2, i32:1)',
-    'np_func_on_tensor(np:[1, 2, 3])',
-    'np_func_on_tensor(i32:[1, 2, 3])',
 ])
 # These never end here (Python iteration of a dataset inside a graph): not run.
 HANGS = frozenset()
