@@ -64,6 +64,7 @@ from runtime import ragged, sparse  # noqa: F401  (tf.ragged, tf.sparse)
 from runtime.ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
 from runtime.sparse import SparseTensor, SparseTensorSpec  # noqa: F401
 from runtime.tensor_spec import TypeSpec  # noqa: F401
+from runtime.data.optional import OptionalSpec  # noqa: F401,E402
 from runtime.composite import CompositeTensor, dispatch_api as _dispatch_api  # noqa: F401
 _dispatch_api(globals())  # tf.add, tf.reduce_sum... on RaggedTensor / SparseTensor arguments
 from runtime import experimental  # noqa: F401,E402  (tf.experimental.ExtensionType...)

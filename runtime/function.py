@@ -37,7 +37,7 @@ from graph.shapes import TensorShape
 from runtime import context, nest
 from runtime.composite import is_composite_tensor
 from runtime.config import FLAGS
-from runtime.context import _stack as _building
+from runtime.context import building_stack as _building
 from runtime.errors import StagingError
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.origin import current_origin

@@ -37,7 +37,7 @@ from graph.registry import _QUIET, get_op
 from graph.shapes import TensorShape
 # the per-thread stack of graphs being built: empty means eager with no init_scope, the one
 # state the fast paths take (a stack holding None, init_scope's eager, takes the general path)
-from runtime.context import _stack as _building
+from runtime.context import building_stack as _building
 from runtime.errors import InaccessibleTensorError, LeakedTensorError
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor

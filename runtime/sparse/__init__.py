@@ -7,6 +7,7 @@ from runtime.sparse.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa:
 from runtime.sparse.sparse_ops import expand_dims, from_dense, reorder, to_dense  # noqa: F401
 from runtime.sparse.sparse_math import (add, concat, eye, fill_empty_rows,  # noqa: F401
                                        map_values, maximum, minimum, reduce_max, reduce_sum,
-                                       reshape, retain, slice, softmax, sparse_dense_matmul,
+                                       bincount, reshape, retain, slice, softmax,
+                                       sparse_dense_matmul,
                                        split,
                                        to_indicator, transpose)

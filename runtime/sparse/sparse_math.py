@@ -243,3 +243,53 @@ def softmax(sp_input, name=None) -> SparseTensor:
     e = math_ops.exp(sp.values - array_ops.gather(top, rows))
     total = special_ops.unsorted_segment_sum(e, rows, n)
     return SparseTensor(sp.indices, e / array_ops.gather(total, rows), sp.dense_shape)
+
+
+def bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
+             binary_output: bool = False, name=None) -> SparseTensor:
+    """``tf.sparse.bincount`` of a dense 1-D or 2-D tensor: the bins that occur, as a
+    SparseTensor (per row with ``axis=-1``) of counts of the input's dtype, or sums of
+    ``weights``. Bins run to max(values, 0) + 1 (at least ``minlength``, values at or past
+    ``maxlength`` dropped), as TensorFlow's kernel counts them."""
+    from runtime.ops import special_ops
+    if binary_output and weights is not None:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
+                         "Please specify only one.")
+    if hasattr(values, "_type_spec"):
+        raise NotImplementedError("tf.sparse.bincount of a sparse or ragged input is not "
+                                  "supported; pass a dense tensor")
+    x = convert_to_tensor(values)
+    rank = x.shape.rank
+    if rank not in (1, 2):
+        raise InvalidArgumentError(message=f"tf.sparse.bincount: Input must be a 1 or "
+                                   f"2-dimensional tensor. Got rank {rank}")
+    per_row = axis in (-1, 1) and rank == 2
+    w = None if weights is None else convert_to_tensor(weights)
+    if not per_row:
+        x = array_ops.reshape(x, [1, -1])
+        w = None if w is None else array_ops.reshape(w, [1, -1])
+    size = math_ops.maximum(math_ops.reduce_max(x), 0) + 1
+    if minlength is not None:
+        size = math_ops.maximum(size, math_ops.cast(minlength, x.dtype))
+    if maxlength is not None:
+        size = math_ops.minimum(size, math_ops.cast(maxlength, x.dtype))
+    nrows = math_ops.cast(array_ops.shape(x)[0], x.dtype)
+    ids = array_ops.reshape(math_ops.cast(array_ops.range_(nrows), x.dtype), [-1, 1]) * size + x
+    keep = math_ops.logical_and(math_ops.less(x, size), math_ops.greater_equal(x, 0))
+    ids = array_ops.boolean_mask(ids, keep)
+    n = nrows * size
+    present = special_ops.unsorted_segment_sum(array_ops.ones_like(ids), ids, n)
+    where = array_ops.reshape(math_ops.where(math_ops.greater(present, 0)), [-1])
+    if binary_output:
+        counts = array_ops.ones_like(where, dtype=x.dtype)
+    else:
+        weight = array_ops.ones_like(ids) if w is None else array_ops.boolean_mask(w, keep)
+        counts = array_ops.gather(special_ops.unsorted_segment_sum(weight, ids, n), where)
+    size64 = math_ops.cast(size, dtypes.int64)
+    cols = where % size64
+    if per_row:
+        indices = array_ops.stack([where // size64, cols], axis=1)
+        shape = array_ops.stack([math_ops.cast(nrows, dtypes.int64), size64])
+    else:
+        indices, shape = array_ops.reshape(cols, [-1, 1]), array_ops.reshape(size64, [1])
+    return SparseTensor(indices, counts, shape)

@@ -250,3 +250,39 @@ def test_sparse_softmax_gradient_and_errors():
         tf.sparse.softmax(tf.sparse.SparseTensor([[0]], [1.], [3]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="int32"):
         tf.sparse.softmax(tf.sparse.SparseTensor([[0, 1]], [1], [3, 3]))
+
+
+# -- tf.sparse.bincount ---------------------------------------------------------------------------
+
+def _bins(sp):
+    return (sp.indices.numpy().tolist(), sp.values.numpy().tolist(), sp.values.dtype.name,
+            sp.dense_shape.numpy().tolist())
+
+
+@pytest.mark.parametrize("args, kwargs, expected", [   # TensorFlow's results
+    (([1, 1, 3, 7],), {}, ([[1], [3], [7]], [2, 1, 1], "int32", [8])),
+    (([[1, 1, 3], [2, 2, 0]],), {"axis": -1},
+     ([[0, 1], [0, 3], [1, 0], [1, 2]], [2, 1, 1, 2], "int32", [2, 4])),
+    (([1, 1, 3, 7],), {"weights": [1., -1., 2., 0.5]},
+     ([[1], [3], [7]], [0.0, 2.0, 0.5], "float32", [8])),
+    (([1, 1, 3, 7],), {"minlength": 10}, ([[1], [3], [7]], [2, 1, 1], "int32", [10])),
+    (([1, 1, 3, 7],), {"maxlength": 4}, ([[1], [3]], [2, 1], "int32", [4])),
+    (([1, 1, 3, 7],), {"binary_output": True}, ([[1], [3], [7]], [1, 1, 1], "int32", [8])),
+    (([[1, 1, 3], [2, 2, 0]],), {"axis": 0},
+     ([[0], [1], [2], [3]], [1, 2, 2, 1], "int32", [4])),
+    ((np.array([1, 1, 3], np.int64),), {}, ([[1], [3]], [2, 1], "int64", [4])),
+    ((np.array([], np.int32),), {}, ([], [], "int32", [1])),
+    (([[1, 5], [2, 2]],), {"axis": -1, "maxlength": 3},
+     ([[0, 1], [1, 2]], [1, 2], "int32", [2, 3])),
+])
+def test_sparse_bincount(args, kwargs, expected):
+    assert _bins(tf.sparse.bincount(*args, **kwargs)) == expected
+    staged = tf.function(lambda x: tf.sparse.bincount(x, **kwargs))(tf.constant(args[0]))
+    assert _bins(staged) == expected
+
+
+def test_sparse_bincount_errors():
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        tf.sparse.bincount([1], weights=[1.], binary_output=True)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="1 or 2-dimensional"):
+        tf.sparse.bincount([[[1]]], axis=-1)
