@@ -159,9 +159,9 @@ def test_package_available() -> bool:
 
 
 def autograph_command() -> list[str]:
-    script = pathlib.Path(sys.executable).with_name("autograph")
-    if script.exists():
-        return [str(script)]
+    """The CLI, run by the interpreter itself (``python -m autograph``, the same program as
+    the ``autograph`` script): one exec of a binary, not of a shebang script, which a CI run
+    once saw fail with EFAULT."""
     return [sys.executable, "-m", "autograph"]
 
 
