@@ -464,22 +464,19 @@ def _pool_infer(op: str, n: int):
     return infer
 
 
-def _max_pool_grad_infer(op: str, n: int):
+def _max_pool_grad_infer(op: str, n: int, shaped_like: int = 0):
+    """MaxPoolGrad (shaped as the pool's input, input 0) and MaxPoolGradGrad (as the
+    pool's output, input 1): (orig_input, orig_output, grad), one dtype."""
     def infer(inputs, attrs):
         expect_arity(op, inputs, 3)
         dtype = same_dtype(op, inputs)
         _check_window_attrs(op, attrs, n, pool=True)
-        return [TensorType(dtype, inputs[0].shape)]
+        return [TensorType(dtype, inputs[shaped_like].shape)]
     return infer
 
 
 def _max_pool_grad_grad_infer(op: str, n: int):
-    def infer(inputs, attrs):
-        expect_arity(op, inputs, 3)
-        dtype = same_dtype(op, inputs)
-        _check_window_attrs(op, attrs, n, pool=True)
-        return [TensorType(dtype, inputs[1].shape)]
-    return infer
+    return _max_pool_grad_infer(op, n, shaped_like=1)
 
 
 def _avg_pool_grad_infer(op: str, n: int):

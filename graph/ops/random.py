@@ -134,70 +134,6 @@ def _size(shape) -> tuple:
     return size
 
 
-def _uniform(gen, shape, dtype):
-    np_dtype = as_dtype(dtype).numpy_dtype
-    if np_dtype == np.float16:  # sample in float32, keep the result below 1.0
-        value = gen.random(_size(shape), dtype=np.float32).astype(np.float16)
-        return np.minimum(value, np.float16(0.99951))
-    return gen.random(_size(shape), dtype=np_dtype)
-
-
-def _normal(gen, shape, dtype):
-    np_dtype = as_dtype(dtype).numpy_dtype
-    if np_dtype == np.float16:
-        return gen.standard_normal(_size(shape), dtype=np.float32).astype(np.float16)
-    return gen.standard_normal(_size(shape), dtype=np_dtype)
-
-
-def _uniform_int(gen, shape, minval, maxval):
-    lo, hi = np.asarray(minval), np.asarray(maxval)
-    if not lo < hi:
-        raise InvalidArgumentError(message=f"Need minval < maxval: {lo} >= {hi}")
-    return gen.integers(lo, hi, size=_size(shape), dtype=lo.dtype)
-
-
-def _truncated_normal(gen, shape, dtype):
-    """Normal samples redrawn until all lie within two standard deviations."""
-    np_dtype = as_dtype(dtype).numpy_dtype
-    out = gen.standard_normal(_size(shape))
-    bad = np.abs(out) > 2.0
-    while bad.any():
-        out[bad] = gen.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2.0
-    return out.astype(np_dtype)
-
-
-def _uniform_full_int(gen, shape, dtype):
-    np_dtype = as_dtype(dtype).numpy_dtype
-    info = np.iinfo(np_dtype)
-    return gen.integers(info.min, info.max, size=_size(shape), dtype=np_dtype, endpoint=True)
-
-
-def _multinomial(gen, logits, num_samples, output_dtype):
-    """Inverse-CDF sampling of each row of ``logits`` (unnormalized log-probabilities)."""
-    logits = np.asarray(logits, dtype=np.float64)
-    n = int(num_samples)
-    if n < 0:
-        raise InvalidArgumentError(message=f"num_samples should be nonnegative, got {n}")
-    batch, classes = logits.shape
-    out = np.zeros((batch, n), dtype=as_dtype(output_dtype).numpy_dtype)
-    if classes == 0 or n == 0:
-        return out
-    top = np.max(logits, axis=1, keepdims=True)
-    cdf = np.cumsum(np.exp(logits - np.where(np.isfinite(top), top, 0.0)), axis=1)
-    draws = gen.random((batch, n)) * cdf[:, -1:]
-    for row in range(batch):
-        out[row] = np.minimum(np.searchsorted(cdf[row], draws[row], side="right"), classes - 1)
-    return out
-
-
-def _shuffle(gen, value):
-    value = np.asarray(value)
-    if value.ndim == 0:
-        return value.copy()
-    return value[gen.permutation(value.shape[0])]
-
-
 def _gamma(gen, shape, alpha):
     alpha = np.asarray(alpha)
     size = _size(shape) + alpha.shape
@@ -313,8 +249,10 @@ class PhiloxStream:
         return self.key, (counter & _U64, counter >> 64)
 
 
-def _register_stateful(op: str, infer, sample, attrs=()):
-    philox = _PHILOX_SAMPLERS.get(sample)
+def _register_stateful(op: str, infer, sample, attrs=(), philox_bits: bool = True):
+    """``sample(key, counter, *inputs)`` draws TensorFlow's Philox bits; with
+    ``philox_bits=False`` it is ``sample(numpy_generator, *inputs)`` (gamma, Poisson)."""
+    philox = sample if philox_bits else None
     make = PhiloxStream if philox is not None else new_generator
     blocks = _stateful_blocks.get(sample, lambda shape, *rest: 256 * int(np.prod(_size(shape))))
 
@@ -582,14 +520,8 @@ def _shuffle_blocks(value) -> int:
     return -(-(n - 1) // 4) if n > 1 else 0
 
 
-_stateful_blocks = {_shuffle: _shuffle_blocks, _multinomial: _multinomial_blocks}
+_stateful_blocks = {_philox_shuffle: _shuffle_blocks, _philox_multinomial: _multinomial_blocks}
 # (others: 256 blocks per value drawn)
-
-_PHILOX_SAMPLERS = {_uniform: _philox_uniform, _normal: _philox_normal, _shuffle: _philox_shuffle,
-                    _multinomial: _philox_multinomial,
-                    _truncated_normal: _philox_truncated_normal,
-                    _uniform_int: _philox_uniform_int,
-                    _uniform_full_int: _philox_uniform_full_int}
 
 
 def _key_counter_of(state_or_seed, philox_state: bool) -> tuple:
@@ -600,8 +532,9 @@ def _key_counter_of(state_or_seed, philox_state: bool) -> tuple:
     return key_counter_from_seed(v)
 
 
-def _register_stateless(op: str, infer, sample, attrs=()):
-    """``op`` takes the inputs of ``infer`` and then the seed: a [2] int32/int64 tensor."""
+def _register_stateless(op: str, infer, sample, attrs=(), philox_bits: bool = True):
+    """``op`` takes the inputs of ``infer`` and then the seed: a [2] int32/int64 tensor.
+    ``sample`` as for ``_register_stateful``."""
     def stateless_infer(inputs, node_attrs):
         seed = inputs[-1] if inputs else None
         if seed is None or not seed.dtype.name in ("int32", "int64"):
@@ -614,7 +547,7 @@ def _register_stateless(op: str, infer, sample, attrs=()):
                 message=f"seed must have shape [2], not {list(seed.shape.as_tuple())}")
         return infer(inputs[:-1], node_attrs)
 
-    philox = _PHILOX_SAMPLERS.get(sample)
+    philox = sample if philox_bits else None
 
     def kernel(*inputs, philox_state=False, **kwargs):
         seed = np.asarray(inputs[-1])
@@ -629,27 +562,34 @@ def _register_stateless(op: str, infer, sample, attrs=()):
                 kernel_attrs=tuple(attrs) + (("philox_state",) if philox else ()))
 
 
-_register_stateful("RandomUniform", _float_rule("RandomUniform"), _uniform, ("dtype",))
-_register_stateful("RandomStandardNormal", _float_rule("RandomStandardNormal"), _normal, ("dtype",))
-_register_stateful("TruncatedNormal", _float_rule("TruncatedNormal"), _truncated_normal, ("dtype",))
-_register_stateful("RandomUniformInt", _int_infer, _uniform_int)
-_register_stateful("Multinomial", _multinomial_infer, _multinomial, ("output_dtype",))
-_register_stateful("RandomShuffle", _shuffle_infer, _shuffle)
-_register_stateful("RandomGamma", _gamma_infer, _gamma)
-_register_stateful("RandomPoissonV2", _poisson_infer, _poisson, ("dtype",))
+_register_stateful("RandomUniform", _float_rule("RandomUniform"), _philox_uniform, ("dtype",))
+_register_stateful("RandomStandardNormal", _float_rule("RandomStandardNormal"), _philox_normal,
+                   ("dtype",))
+_register_stateful("TruncatedNormal", _float_rule("TruncatedNormal"), _philox_truncated_normal,
+                   ("dtype",))
+_register_stateful("RandomUniformInt", _int_infer, _philox_uniform_int)
+_register_stateful("Multinomial", _multinomial_infer, _philox_multinomial, ("output_dtype",))
+_register_stateful("RandomShuffle", _shuffle_infer, _philox_shuffle)
+_register_stateful("RandomGamma", _gamma_infer, _gamma, philox_bits=False)
+_register_stateful("RandomPoissonV2", _poisson_infer, _poisson, ("dtype",), philox_bits=False)
 
-_register_stateless("StatelessRandomUniformV2", _float_rule("StatelessRandomUniformV2"), _uniform,
+_register_stateless("StatelessRandomUniformV2", _float_rule("StatelessRandomUniformV2"),
+                    _philox_uniform,
                     ("dtype",))
-_register_stateless("StatelessRandomNormalV2", _float_rule("StatelessRandomNormalV2"), _normal,
+_register_stateless("StatelessRandomNormalV2", _float_rule("StatelessRandomNormalV2"),
+                    _philox_normal,
                     ("dtype",))
 _register_stateless("StatelessTruncatedNormalV2", _float_rule("StatelessTruncatedNormalV2"),
-                    _truncated_normal, ("dtype",))
-_register_stateless("StatelessRandomUniformIntV2", _int_infer, _uniform_int)
-_register_stateless("StatelessRandomUniformFullIntV2", _full_int_infer, _uniform_full_int,
+                    _philox_truncated_normal, ("dtype",))
+_register_stateless("StatelessRandomUniformIntV2", _int_infer, _philox_uniform_int)
+_register_stateless("StatelessRandomUniformFullIntV2", _full_int_infer, _philox_uniform_full_int,
                     ("dtype",))
 _register_stateless("StatelessMultinomial",
-                    lambda i, a: _multinomial_infer(i, a, "StatelessMultinomial"), _multinomial,
+                    lambda i, a: _multinomial_infer(i, a, "StatelessMultinomial"),
+                    _philox_multinomial,
                     ("output_dtype",))
-_register_stateless("StatelessRandomBinomial", _binomial_infer, _binomial, ("dtype",))
-_register_stateless("StatelessRandomGammaV2", _gamma_infer, _gamma)
-_register_stateless("StatelessRandomPoisson", _poisson_infer, _poisson, ("dtype",))
+_register_stateless("StatelessRandomBinomial", _binomial_infer, _binomial, ("dtype",),
+                    philox_bits=False)
+_register_stateless("StatelessRandomGammaV2", _gamma_infer, _gamma, philox_bits=False)
+_register_stateless("StatelessRandomPoisson", _poisson_infer, _poisson, ("dtype",),
+                    philox_bits=False)
