@@ -296,3 +296,12 @@ def read_document(export_dir: str) -> dict:
             raise SavedModelFormatError(f"{path}: the file does not match the digest recorded "
                                         f"in {DOCUMENT}: it is truncated, corrupt or was edited")
     return doc
+
+
+def leaves(structure) -> list:
+    """The leaves of a saved structure of lists, tuples and dicts (specs, values)."""
+    if isinstance(structure, (list, tuple)):
+        return [x for v in structure for x in leaves(v)]
+    if isinstance(structure, dict):
+        return [x for v in structure.values() for x in leaves(v)]
+    return [structure]

@@ -126,7 +126,7 @@ class _Loader:
             kwargs.append((pair[0], self.structure(pair[1])))
         if len(arg_names) != len(args) or not all(isinstance(n, str) for n in arg_names):
             raise self.fail("'arg_names' should name each positional argument")
-        n_specs = sum(fmt.component_count(s) for s in _leaves([args, [s for _, s in kwargs]])
+        n_specs = sum(fmt.component_count(s) for s in fmt.leaves([args, [s for _, s in kwargs]])
                       if isinstance(s, (TypeSpec, fmt.UnknownTypeSpec)))
         if n_specs != len(graph.inputs):
             raise self.fail(f"the signature has {n_specs} tensors but the graph "
@@ -168,7 +168,7 @@ class _Loader:
             traces.append(self.traces[c])
         raw_sig = self.field(entry, "input_signature", list, optional=True)
         input_signature = None if raw_sig is None else [self.structure(s) for s in raw_sig]
-        if any(isinstance(s, fmt.UnknownTypeSpec) for s in _leaves(input_signature or [])):
+        if any(isinstance(s, fmt.UnknownTypeSpec) for s in fmt.leaves(input_signature or [])):
             input_signature = None  # calls then name the missing type (RestoredFunction)
         return RestoredFunction(self.field(entry, "name", str), signature, traces,
                                 input_signature)
@@ -229,11 +229,3 @@ class _Loader:
         else:
             raise self.fail(f"unknown object kind {kind!r}")
         return obj
-
-
-def _leaves(structure) -> list:
-    if isinstance(structure, (list, tuple)):
-        return [x for v in structure for x in _leaves(v)]
-    if isinstance(structure, dict):
-        return [x for v in structure.values() for x in _leaves(v)]
-    return [structure]

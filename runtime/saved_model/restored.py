@@ -23,7 +23,7 @@ from runtime.composite import type_spec_of
 from runtime.function import Function
 from runtime.ops.core import as_graph_input, convert_to_tensor
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
-from runtime.saved_model.format import UnknownTypeSpec
+from runtime.saved_model.format import UnknownTypeSpec, leaves
 from runtime.tensor_spec import TensorSpec, TypeSpec
 
 
@@ -57,7 +57,7 @@ class SavedTrace:
         self.outputs = outputs    # structure with Output / CompositeOutput leaves
         self._plan = None
         # ExtensionTypes the loading program does not define: this trace cannot be called
-        self.unknown = [s for s in _leaves([args, [s for _, s in kwargs], outputs])
+        self.unknown = [s for s in leaves([args, [s for _, s in kwargs], outputs])
                         if isinstance(s, UnknownTypeSpec) or (
                             isinstance(s, CompositeOutput) and isinstance(s.spec,
                                                                           UnknownTypeSpec))]
@@ -230,14 +230,6 @@ class RestoredFunction(Function):
                 if not trace.unknown:  # a type this program lacks cannot be traced again
                     self.get_concrete_function(*trace.args, **dict(trace.kwargs))
         return super()._list_all_concrete_functions()
-
-
-def _leaves(structure) -> list:
-    if isinstance(structure, (list, tuple)):
-        return [x for v in structure for x in _leaves(v)]
-    if isinstance(structure, dict):
-        return [x for v in structure.values() for x in _leaves(v)]
-    return [structure]
 
 
 def _describe(value) -> str:

@@ -180,7 +180,7 @@ class _Saver:
                              "(RaggedTensorSpec, SparseTensorSpec, ExtensionType specs) are not "
                              "supported; save the function as an attribute instead")
         if any(isinstance(leaf, TensorSpec) for _, s in pairs if isinstance(s, (list, tuple, dict))
-               for leaf in _flat(s)):
+               for leaf in fmt.leaves(s)):
             raise ValueError(f"Signature {name!r}: a signature function takes tensors as "
                              "separate arguments, not nested in lists or dicts")
         given = {} if specs is None else {n: s.name for n, s in zip(f._arg_names, specs)}
@@ -191,7 +191,7 @@ class _Saver:
                 isinstance(v, SymbolicTensor) for v in outputs.values()):
             named = list(outputs.items())
         else:
-            leaves = _flat(outputs)
+            leaves = fmt.leaves(outputs)
             if not all(isinstance(t, SymbolicTensor) for t in leaves):
                 raise ValueError(f"Signature {name!r}: a signature function must return "
                                  f"tensors, got {outputs!r}")
@@ -237,7 +237,7 @@ class _Saver:
         except ValueError as e:
             raise ValueError(f"Cannot save {where}: {e}") from None
         n_specs = sum(fmt.component_count(leaf) for leaf in
-                      _flat([concrete._arg_specs, concrete._kwarg_specs])
+                      fmt.leaves([concrete._arg_specs, concrete._kwarg_specs])
                       if isinstance(leaf, TypeSpec))
         if n_specs != len(graph.inputs):
             raise ValueError(f"Cannot save {where}: its graph has {len(graph.inputs)} inputs "
@@ -269,12 +269,4 @@ def _tensor_leaf(value, positions):
 
 def _has_composite(specs) -> bool:
     return any(isinstance(leaf, TypeSpec) and not isinstance(leaf, TensorSpec)
-               for leaf in _flat(list(specs)))
-
-
-def _flat(structure) -> list:
-    if isinstance(structure, dict):
-        return [x for k in structure for x in _flat(structure[k])]
-    if isinstance(structure, (list, tuple)):
-        return [x for v in structure for x in _flat(v)]
-    return [structure]
+               for leaf in fmt.leaves(list(specs)))
