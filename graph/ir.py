@@ -124,8 +124,9 @@ class Graph:
         self._name_counts: dict[str, int] = {}
         self._used_names: set[str] = set()
         self._scopes: list[str] = []
-        # Names are unique across a graph and all of its sub-graphs, so that
-        # a listing of the library reads unambiguously (``cond/Identity``).
+        # A sub-graph (a branch, a loop body) starts in its caller's name scope with names
+        # of its own, as TensorFlow's FuncGraphs do: a loop body's first argument is
+        # ``while/Placeholder`` whatever its condition is called (``print`` shows it).
         if outer is not None:
             self._name_counts = outer._name_counts
             self._used_names = outer._used_names

@@ -42,6 +42,14 @@ _FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
     _FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
 
+_GENERATED_PREFIX = "<autograph generated "
+
+
+def is_generated(code: types.CodeType) -> bool:
+    """Whether ``code`` is converted code (or a def or lambda nested in it)."""
+    return code.co_filename.startswith(_GENERATED_PREFIX)
+
+
 
 def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...],
                       co_flags: int = 0) -> LoadedCode:
@@ -53,7 +61,7 @@ def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...],
     text = (f"def create_converted_entity({params}):\n{body}"
             f"    return {converted.name}\n")
     with _lock:
-        filename = f"<autograph generated {converted.source.function_name} #{next(_counter)}>"
+        filename = f"{_GENERATED_PREFIX}{converted.source.function_name} #{next(_counter)}>"
     register_source_map(filename, source_map(converted, lines, 1))
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     code = compile(text, filename, "exec", flags=co_flags & _FUTURE_FLAGS, dont_inherit=True)

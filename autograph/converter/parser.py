@@ -163,7 +163,8 @@ def _parse_lambda(fn, text: str, start: int) -> Source:
 
 def _by_position(candidates, code, start):
     """Narrows same-signature lambdas on one line by the column of the lambda's code."""
-    positions = [p for p in code.co_positions() if p[0] is not None and p[2] is not None]
+    positions = [p for p in code.co_positions()  # (the entry instruction has an empty span)
+                 if None not in p and (p[1], p[3]) > (p[0], p[2])]
     if not positions:
         return candidates
     line, _, col, _ = positions[0]

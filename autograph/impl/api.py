@@ -96,8 +96,9 @@ def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
     if cached is not None:
         return cached
     if (getattr(fn, "__ag_do_not_convert__", False) or getattr(fn, "__ag_converted__", False)
+            or loader.is_generated(fn.__code__)
             or (not user_requested and _is_library(fn))):
-        return fn
+        return fn  # (a def or lambda inside converted code was converted with its parent)
     if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
         if user_requested:
             conversion.convert_function(fn, options)  # raises an error naming the `yield`

@@ -92,7 +92,20 @@ def len_(value):
     size = getattr(value, "size", None)
     if callable(size) and hasattr(value, "_components"):  # TensorArray
         return size()
+    if _is_dataset(value):
+        return _dataset_len(value)
     return _PY_LEN(value)
+
+
+def _dataset_len(dataset):
+    """The dataset's cardinality as an int64 tensor (in graphs too, where Python's ``len``
+    cannot know it); asserts when running that it is finite and known, as TensorFlow does."""
+    n = dataset.cardinality()
+    known = runtime.logical_and(runtime.not_equal(n, -1), runtime.not_equal(n, -2))
+    message = runtime.strings.join(["len requires dataset with definitive cardinality, got ",
+                                    runtime.strings.as_string(n)])
+    runtime.debugging.Assert(known, [message])  # (stateful: runs before the function returns)
+    return n
 
 
 def _is_dataset(value) -> bool:

@@ -859,6 +859,8 @@ register_op("ShardDataset", _unary_dataset_infer(
     lambda d, n, i: _Shard(as_object(d), n, i))
 register_op("CacheDataset", _unary_dataset_infer("CacheDataset"),
             lambda d: _Cache(as_object(d)))
+register_op("DatasetCardinality", lambda i, a: [TensorType(dtypes.int64, TensorShape([]))],
+            lambda d: np.int64(as_object(d).cardinality()))
 register_op("DatasetToSingleElement", lambda i, a: _element_types(a), _single_element,
             kernel_attrs=("output_types", "output_shapes"))
 _eager, _build = _function_kernel(

@@ -102,11 +102,8 @@ class Dataset:
         return n
 
     def cardinality(self) -> Tensor:
-        """Number of elements (INFINITE = -1, UNKNOWN = -2); known only eagerly."""
-        if not context.executing_eagerly():
-            return convert_to_tensor(np.int64(UNKNOWN))
-        value = self._variant().value
-        return convert_to_tensor(np.int64(value.cardinality()))
+        """Number of elements as an int64 scalar (INFINITE = -1, UNKNOWN = -2)."""
+        return apply_op("DatasetCardinality", [self._variant()], name="DatasetCardinality")
 
     # -- iteration --------------------------------------------------------------------------
     def __iter__(self) -> OwnedIterator:

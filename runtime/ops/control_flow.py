@@ -305,7 +305,8 @@ def _staged_while(graph, cond, body, loop_vars, as_args, shape_invariants, maxim
              zip(invariants, spec_component_shapes(leaves, counts))] + padding
     types = [t if type(t) is Deferred else TensorType(t.dtype, s if s is not None else t.shape)
              for t, s in zip(tensors, start)]
-    arg_names = [_placeholder_name(names, i) for i in range(len(tensors))]
+    arg_names = [_placeholder_name(i) for i in range(n_user)] + \
+        ["maximum_iterations", "loop_counter"][:len(tensors) - n_user]
     last_result = [None]
 
     def pack(flat_vals):
@@ -420,8 +421,7 @@ def _resolve_deferred(loop_vars, result, body_outputs, types, tensors, arg_names
     """
     if not (isinstance(loop_vars, (list, tuple)) and isinstance(result, (list, tuple))):
         return None
-    new_vars, new_types, new_tensors, new_args, new_names, new_inv, added = \
-        [], [], [], [], [], [], []
+    new_vars, new_types, new_tensors, new_names, new_inv, added = [], [], [], [], [], []
     pos = 0  # flat position in the old loop variables (= in the body outputs before it)
     out_pos = 0  # flat position in the body outputs
     changed = False
@@ -432,12 +432,10 @@ def _resolve_deferred(loop_vars, result, body_outputs, types, tensors, arg_names
             init_flat = flatten_components(nest.flatten(init))[0]
             n = len(init_flat)
             new_tensors.extend(convert_to_tensor(v) for v in init_flat)
-            base = arg_names[pos]
-            label = names[pos] if names and pos < len(names) else base
+            label = names[pos] if names and pos < len(names) else f"loop variable {pos}"
             for j, out in enumerate(body_outputs[out_pos:out_pos + n]):
                 added.append(len(new_types))
                 new_types.append(TensorType(out.dtype, out.shape))
-                new_args.append(base if n == 1 else f"{base}_{j}")
                 new_names.append(label if n == 1 else f"{label}[{j}]")
                 new_inv.append(None)
             new_vars.append(init)
@@ -447,7 +445,6 @@ def _resolve_deferred(loop_vars, result, body_outputs, types, tensors, arg_names
             new_vars.append(var)
             new_types.extend(types[pos:pos + n])
             new_tensors.extend(tensors[pos:pos + n])
-            new_args.extend(arg_names[pos:pos + n])
             new_names.extend(_name_of(names, k, f"loop variable {k}") for k in range(pos, pos + n))
             new_inv.extend(invariants[pos:pos + n])
         pos += width
@@ -456,7 +453,7 @@ def _resolve_deferred(loop_vars, result, body_outputs, types, tensors, arg_names
         return None
     new_types.extend(types[pos:])  # maximum_iterations' counters
     new_tensors.extend(tensors[pos:])
-    new_args.extend(arg_names[pos:])
+    new_args = [_placeholder_name(k) for k in range(len(new_names))] + arg_names[pos:]
     rebuilt = type(loop_vars)(*new_vars) if hasattr(loop_vars, "_fields") else \
         type(loop_vars)(new_vars)
     return rebuilt, new_types, new_tensors, new_args, new_names, new_inv, added
@@ -474,10 +471,10 @@ def _add_inputs(graph: Graph, types, arg_names, added) -> None:
         graph.inputs.insert(index, node.output(0))
 
 
-def _placeholder_name(names, i: int) -> str:
-    if names and i < len(names):
-        return str(names[i]).replace(".", "_")
-    return "loop_var" if i == 0 else f"loop_var_{i}"
+def _placeholder_name(i: int) -> str:
+    """TensorFlow's name for the i-th loop variable inside a loop's body and condition: what
+    ``print`` of a loop variable shows there (``while/Placeholder_1:0``)."""
+    return "Placeholder" if i == 0 else f"Placeholder_{i}"
 
 
 def _shape_invariants(shape_invariants, loop_vars, counts, n_user) -> list:

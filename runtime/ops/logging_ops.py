@@ -149,7 +149,7 @@ def Assert(condition, data, summarize: int | None = None, name=None):  # noqa: N
         if not np.all(cond.numpy()):
             summary = "\n".join(_summarize_eager(d, summarize) for d in data)
             raise InvalidArgumentError(
-                message=f"Expected '{cond}' to be true. Summarized data: {summary}\n"
+                message=f"Expected '{cond!s}' to be true. Summarized data: {summary}\n"
                         f"  at {current_origin()}")
         return None
     if cond.shape.rank not in (None, 0):

@@ -1433,10 +1433,6 @@ REASONS = {
         'enumerate over a symbolic tensor stages a loop here; TensorFlow refuses it',
     'builtin_zip':
         'zip over symbolic tensors stages a loop here; TensorFlow refuses it',
-    'builtin_len':
-        "len(dataset) in a graph: the dataset's cardinality is not known in graphs here",
-    'builtin_print_python_in_loop':
-        "graph names differ: a while body's argument is `while/itr_1`, TensorFlow's `while/Placeholder`",
     'for_else_break':
         'tf.function refuses a loop `else` (NotImplementedError), as TensorFlow does when AutoGraph runs strictly, as in its own reference tests; TensorFlow by default warns and runs the function unconverted',
     'for_else_continue':
@@ -1471,10 +1467,6 @@ KNOWN_DIFFERENCES = frozenset([
     'while_else_return(i32:1)',
     'while_else_return(i32:3)',
     'while_else_return(i32:5)',
-    'builtin_print_python_in_loop(i32:0)',
-    'builtin_print_python_in_loop(i32:1)',
-    'builtin_print_python_in_loop(i32:3)',
-    'builtin_print_python_in_loop(i32:5)',
     'for_else_break(i32:[1])',
     'for_else_break(i32:[1, 2, 3])',
     'for_else_break(i32:[3, 1, 2])',
@@ -1495,7 +1487,6 @@ KNOWN_DIFFERENCES = frozenset([
     'builtin_zip(i32:[1])',
     'builtin_zip(i32:[1, 2, 3])',
     'builtin_zip(i32:[3, 1, 2])',
-    'builtin_len(ds:[1, 2, 3])',
     'nested_ifexp(i32:-3)',
     'nested_ifexp(i32:-1)',
     'nested_ifexp(i32:0)',

@@ -112,8 +112,7 @@ def test_while_loop_types_a_deferred_variable_from_the_body():
     for sub in (loop.attrs["cond"], loop.attrs["body"]):  # both got inputs for the pair
         assert [p.dtype.name for p in sub.inputs] == ["int32", "int32", "float32", "int32"]
         names = [p.node.name for p in sub.inputs[:3]]
-        assert names[0].startswith("while/i") and names[1].startswith("while/pair_0") and \
-            names[2].startswith("while/pair_1"), names
+        assert names[0].startswith("while/Placeholder") and len(set(names)) == 3, names
     i, (doubled, as_float) = staged(fn, np.int32(4))
     assert (int(i), int(doubled), float(as_float)) == (4, 6, 3.0)
     i, (doubled, as_float) = staged(fn, np.int32(0))  # never ran: the zeros

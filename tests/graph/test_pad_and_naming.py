@@ -159,11 +159,13 @@ def test_enter_name_scope_follows_tensorflow():
     assert g.name_stack == "" and g.enter_name_scope("a")[0] == "a_1/"
 
 
-def test_sub_graphs_start_in_their_parents_scope_and_share_its_names():
+def test_sub_graphs_start_in_their_parents_scope_with_names_of_their_own():
     g = Graph("g")
     _, restore = g.enter_name_scope("s")
     sub = Graph("sub", outer=g)
+    other = Graph("other", outer=g)
     assert sub.unique_name("x") == "s/x"
-    assert g.unique_name("x") == "s/x_1"
+    assert g.unique_name("x") == "s/x"  # (TensorFlow's FuncGraphs name their ops alone)
+    assert other.unique_name("x") == "s/x" and sub.unique_name("x") == "s/x_1"
     g.exit_name_scope(restore)
     assert sub.name_stack == "s"

@@ -303,10 +303,10 @@ graph simple_relu(x: int32[]) -> (Identity)
     captures: x -> cond/x
     cond/x = Placeholder() : int32[]
     cond/Identity = Identity(cond/x) : int32[]  # here
-  function cond_false_N(cond/unused_capture: int32[]) -> (cond/Identity_1)
+  function cond_false_N(cond/unused_capture: int32[]) -> (cond/Identity)
     captures: x -> cond/unused_capture
     cond/Const = Const(value=0) : int32[]  # here
-    cond/Identity_1 = Identity(cond/Const) : int32[]  # here
+    cond/Identity = Identity(cond/Const) : int32[]  # here
     cond/unused_capture = Placeholder() : int32[]
 """
 
