@@ -5,7 +5,9 @@ TensorFlow's default strategy: ``get_strategy()`` outside any ``scope()``,
 whose ``run(fn, args)`` just calls ``fn``, ``num_replicas_in_sync`` is 1 and
 ``reduce`` of a (per-replica = plain) value is the value itself (or its
 reduction along ``axis``). ``OneDeviceStrategy`` is the same on a named
-device. Strategies over several devices or workers (``MirroredStrategy``,
+device, and so are ``MirroredStrategy`` and its kin on their default (this
+machine's one) device, as in TensorFlow on a one-CPU machine. Strategies over
+several devices or workers (``MirroredStrategy(["/cpu:0", "/cpu:1"])``,
 ``TPUStrategy``...) raise NotImplementedError when created: this runtime
 runs every op on the one CPU.
 """
@@ -13,11 +15,12 @@ from __future__ import annotations
 
 import enum
 import threading
+import types
 
 __all__ = ["CentralStorageStrategy", "InputContext", "InputOptions", "MirroredStrategy",
            "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ParameterServerStrategy",
            "ReduceOp", "ReplicaContext", "Strategy", "StrategyExtended", "TPUStrategy",
-           "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
+           "experimental", "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
 
 
 class ReduceOp(enum.Enum):
@@ -193,31 +196,60 @@ class OneDeviceStrategy(Strategy):
         super().__init__(_canonical_device(device))
 
 
-def _canonical_device(device: str) -> str:
+def _canonical_device(device: str, strategy: str = "OneDeviceStrategy") -> str:
     d = str(device).lstrip("/").lower()
-    if d.startswith("device:"):
-        d = d[len("device:"):]
+    for prefix in ("job:localhost/replica:0/task:0/", "device:"):
+        d = d[len(prefix):] if d.startswith(prefix) else d
     kind, _, index = d.partition(":")
     if kind != "cpu" or index not in ("", "0"):
-        raise NotImplementedError(f"OneDeviceStrategy({device!r}): this runtime has one "
+        raise NotImplementedError(f"{strategy}({device!r}): this runtime has one "
                                   "device, /device:CPU:0")
     return "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
+def _unsupported(name: str) -> NotImplementedError:
+    return NotImplementedError(
+        f"tf.distribute.{name} is not supported on more than one device: this runtime runs "
+        "every op on one CPU device and has no multi-device or multi-worker execution. Use "
+        f"tf.distribute.{name}() without devices, tf.distribute.get_strategy() or "
+        "tf.distribute.OneDeviceStrategy('/cpu:0'), which run the same code on one device.")
+
+
 def _multi_device(name: str):
     def __init__(self, *args, **kwargs):
-        raise NotImplementedError(
-            f"tf.distribute.{name} is not supported: this runtime runs every op on one CPU "
-            "device and has no multi-device or multi-worker execution. Use "
-            "tf.distribute.get_strategy() (the default single-device strategy) or "
-            "tf.distribute.OneDeviceStrategy('/cpu:0'), which run the same code on one device.")
+        raise _unsupported(name)
     return type(name, (Strategy,), {"__init__": __init__, "__doc__":
                                     f"``tf.distribute.{name}``: not supported (raises)."})
 
 
-MirroredStrategy = _multi_device("MirroredStrategy")
-MultiWorkerMirroredStrategy = _multi_device("MultiWorkerMirroredStrategy")
-CentralStorageStrategy = _multi_device("CentralStorageStrategy")
+class MirroredStrategy(Strategy):
+    """``tf.distribute.MirroredStrategy(devices=None)``: one replica per device, which on this
+    one-device runtime is the single-replica strategy (as TensorFlow on a one-CPU machine).
+    Naming more than one device raises."""
+
+    def __init__(self, devices=None, cross_device_ops=None):
+        devices = list(devices) if devices is not None else ["/device:CPU:0"]
+        if len(devices) != 1:
+            raise _unsupported(type(self).__name__)
+        super().__init__(_canonical_device(devices[0], type(self).__name__))
+
+
+class MultiWorkerMirroredStrategy(Strategy):
+    """``tf.distribute.MultiWorkerMirroredStrategy()`` with no cluster: one worker, one
+    replica. A cluster (``cluster_resolver``) raises."""
+
+    def __init__(self, cluster_resolver=None, communication_options=None):
+        if cluster_resolver is not None:
+            raise _unsupported(type(self).__name__)
+        super().__init__(_canonical_device("/device:CPU:0"))
+
+
+class CentralStorageStrategy(MirroredStrategy):
+    """``tf.distribute.experimental.CentralStorageStrategy``: variables and compute on the
+    one device."""
+
+    def __init__(self, compute_devices=None, parameter_device=None):
+        super().__init__(compute_devices)
 ParameterServerStrategy = _multi_device("ParameterServerStrategy")
 TPUStrategy = _multi_device("TPUStrategy")
 
@@ -270,3 +302,10 @@ def get_replica_context():
     if in_cross_replica_context():
         return None
     return ReplicaContext(_local.replica[-1] if _local.replica else get_strategy())
+
+
+# ``tf.distribute.experimental``: where TensorFlow keeps these strategies' older names.
+experimental = types.SimpleNamespace(
+    CentralStorageStrategy=CentralStorageStrategy,
+    MultiWorkerMirroredStrategy=MultiWorkerMirroredStrategy,
+    ParameterServerStrategy=ParameterServerStrategy, TPUStrategy=TPUStrategy)

@@ -280,14 +280,34 @@ def test_one_device_strategy_scope_makes_it_current():
         tf.distribute.OneDeviceStrategy("/gpu:0")
 
 
-@pytest.mark.parametrize("name", ["MirroredStrategy", "MultiWorkerMirroredStrategy",
-                                  "TPUStrategy", "ParameterServerStrategy",
-                                  "CentralStorageStrategy"])
+@pytest.mark.parametrize("name", ["TPUStrategy", "ParameterServerStrategy"])
 def test_multi_device_strategies_are_not_implemented(name):
     cls = getattr(tf.distribute, name)
     assert issubclass(cls, tf.distribute.Strategy)
     with pytest.raises(NotImplementedError, match=f"tf.distribute.{name} is not supported"):
         cls()
+
+
+@pytest.mark.parametrize("name", ["MirroredStrategy", "MultiWorkerMirroredStrategy",
+                                  "CentralStorageStrategy"])
+def test_mirrored_strategies_on_the_one_device_are_one_replica(name):
+    # TensorFlow 2.21 on a one-CPU machine: 1 replica on .../device:CPU:0, `run` gives the
+    # replica's plain tensor (before: NotImplementedError at construction).
+    strategy = getattr(tf.distribute, name)()
+    cpu = "/job:localhost/replica:0/task:0/device:CPU:0"
+    assert strategy.num_replicas_in_sync == 1 and strategy.extended.worker_devices == (cpu,)
+    with strategy.scope():
+        v = tf.Variable(1.0)
+    result = strategy.run(lambda x: x * 2 + v, args=(tf.constant(3.0),))
+    assert float(strategy.reduce("SUM", result, axis=None)) == 7.0
+
+
+def test_mirrored_strategy_over_several_devices_is_not_implemented():
+    assert tf.distribute.MirroredStrategy(["/cpu:0"]).num_replicas_in_sync == 1
+    with pytest.raises(NotImplementedError, match="more than one device"):
+        tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    with pytest.raises(NotImplementedError, match="one device"):
+        tf.distribute.MirroredStrategy(["/gpu:0"])
 
 
 # -- lists holding tensors of another dtype (auto-packing casts) --------------------------------
