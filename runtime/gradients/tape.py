@@ -105,13 +105,22 @@ class GradientTape:
         self._intervals: list[list] = []  # graph: spans of recorded nodes (see _mark)
         self._is_recording = False
         self._used = False
+        self._entered = False  # (TensorFlow has no tape to ask until the `with` block)
+
+    def _check_usable(self) -> None:
+        if not self._entered or (self._used and not self._persistent):
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)")
 
     # -- recording ----------------------------------------------------------------
     def __enter__(self) -> "GradientTape":
         if self._is_recording:
             raise ValueError("This GradientTape is already recording; a tape can only be "
                              "entered once at a time.")
+        if self._used and not self._persistent:
+            self.reset()  # (TensorFlow starts a new tape: the used one is gone)
         self._graph = context.current_graph()
+        self._entered = True
         self._start()
         return self
 
@@ -251,9 +260,7 @@ class GradientTape:
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
         """d(target)/d(sources): a structure like ``sources`` of gradients (or None)."""
-        if self._used and not self._persistent:
-            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
-                               "set of gradients (or jacobians)")
+        self._check_usable()
         unconnected = _unconnected(unconnected_gradients)
         flat_sources = nest.flatten(sources)
         for s in flat_sources:
@@ -346,9 +353,7 @@ class GradientTape:
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor: bool = True):
         """d(target)/d(source) shaped target.shape + source.shape: one gradient per element."""
-        if self._used and not self._persistent:
-            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
-                               "set of gradients (or jacobians)")
+        self._check_usable()
         unconnected = _unconnected(unconnected_gradients)
         target = convert_to_tensor(target)
         if not target.shape.is_fully_defined():
@@ -380,9 +385,7 @@ class GradientTape:
                        parallel_iterations=None, experimental_use_pfor: bool = True):
         """d(target[i])/d(source[i]) per example i: shaped ``[b] + target.shape[1:] +
         source.shape[1:]``, assuming examples do not depend on each other (as TensorFlow)."""
-        if self._used and not self._persistent:
-            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
-                               "set of gradients (or jacobians)")
+        self._check_usable()
         unconnected = _unconnected(unconnected_gradients)
         target = convert_to_tensor(target)
         if not target.shape.is_fully_defined() or target.shape.rank < 1:
