@@ -181,11 +181,11 @@ DISPATCHABLE = frozenset(UNARY_ELEMENTWISE + BINARY_ELEMENTWISE + (
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any",
     "reduce_all", "reduce_std", "reduce_variance", "concat", "stack", "gather", "zeros_like",
     "ones_like", "size", "shape", "rank", "where", "one_hot", "tile", "expand_dims", "squeeze",
-    "reverse", "map_fn", "embedding_lookup",
+    "reverse", "map_fn", "embedding_lookup", "zeros", "ones", "broadcast_to",
     # tf.strings
     "substr", "to_hash_bucket_fast", "to_hash_bucket_strong", "to_hash_bucket", "to_number",
     "length", "upper", "lower", "strip", "regex_full_match", "regex_replace", "as_string",
-    "join"))
+    "join", "reduce_join"))
 
 _HANDLERS: dict = {}  # api name -> [(matches(args, kwargs), handler, registered target)]
 _DISPATCH_TYPES: tuple = (CompositeTensor,)  # an argument of these types looks for a target

@@ -5,4 +5,5 @@ from runtime.extension_type import (BatchableExtensionType, BatchableExtensionTy
                                     dispatch_for_unary_elementwise_apis,
                                     unregister_dispatch_for)
 from runtime.ragged import DynamicRaggedShape  # noqa: F401,E402
+from runtime.ragged.row_partition import RowPartition  # noqa: F401,E402
 from runtime.data.optional import Optional, OptionalSpec  # noqa: F401,E402

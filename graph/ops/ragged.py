@@ -14,7 +14,7 @@ splits; these ops do the rest:
   attrs ``ragged_rank`` and ``mode`` ("uniform", "lengths", "padding");
 - ``RaggedReduce(data, row_splits)``: reduces each row (``axis`` "rows") or each
   column position across rows (``axis`` "columns"), attr ``reducer``
-  (sum, prod, max, min, mean);
+  (sum, prod, max, min); ``RaggedReduceJoin`` joins strings so, attr ``separator``;
 - ``RaggedTensorToString(flat_values, *nested_splits)``: the scalar string ``tf.print``
   shows (``[[1, 2], [3]]``), attr ``summarize``;
 - ``RaggedRange(starts, limits, deltas)``: ``(row_splits, values)``, one ``range`` per
@@ -26,7 +26,9 @@ splits; these ops do the rest:
 - ``RaggedToVariant(flat_values, *nested_splits)`` (attr ``rows``: one item per row) and
   ``RaggedFromVariants(variant)``: a ragged dataset element as one ``variant`` item, so
   batching stacks items and unbatching splits them like any component (as SparseTensors
-  are carried, graph/ops/sparse.py).
+  are carried, graph/ops/sparse.py);
+- ``RaggedCross(values_0, splits_0, ...)``: ``(values, row_splits)`` of
+  ``tf.ragged.cross``/``cross_hashed`` (TensorFlow's FarmHash values, graph/farmhash.py).
 
 Splits are int64 or int32 (the dtype of their input); kernels return arrays of
 exactly the inferred dtypes.
@@ -37,6 +39,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.errors import InvalidArgumentError
+from graph.farmhash import fingerprint64, fingerprint_cat64
 from graph.ir import TensorType
 from graph.ops.array import _check_int_input, _ints
 from graph.registry import register_op
@@ -286,11 +289,15 @@ def _reduce_infer(inputs, attrs):
     _check_int_input("RaggedReduce", splits, "row_splits", rank=1)
     if data.dtype.is_string or data.dtype.is_bool:
         raise _error(f"RaggedReduce: reduce_{reducer} does not support {data.dtype.name}")
-    inner = [] if data.shape.rank is None else list(data.shape.as_tuple()[1:])
+    return [_reduced_type(data, splits, attrs["axis"])]
+
+
+def _reduced_type(data, splits, axis: str) -> TensorType:
+    """One item per row (``axis`` "rows") or per position across rows ("columns")."""
     if data.shape.rank is None:
-        return [TensorType(data.dtype, TensorShape(None))]
-    n = _plus(_dim0(splits), -1) if attrs["axis"] == "rows" else None
-    return [TensorType(data.dtype, TensorShape([n] + inner))]
+        return TensorType(data.dtype, TensorShape(None))
+    n = _plus(_dim0(splits), -1) if axis == "rows" else None
+    return TensorType(data.dtype, TensorShape([n] + list(data.shape.as_tuple()[1:])))
 
 
 def _identity(reducer: str, dtype: np.dtype):
@@ -307,23 +314,55 @@ _UFUNCS = {"sum": np.add, "prod": np.multiply, "max": np.maximum,
            "min": np.minimum}
 
 
-def _reduce(data, row_splits, reducer="sum", axis="rows"):
-    data = np.asarray(data)
+def _group_ids(data: np.ndarray, row_splits, op: str) -> tuple:
+    """``(row of each item, its position in the row, number of rows, longest row)``."""
     splits = np.asarray(row_splits).astype(np.int64)
-    _check_splits("RaggedReduce", splits, data.shape[0])
+    _check_splits(op, splits, data.shape[0])
     lengths = np.diff(splits)
     rowids = np.repeat(np.arange(len(lengths)), lengths)
-    if axis == "rows":
-        ids, n = rowids, len(lengths)
-    else:
-        ids = np.arange(data.shape[0]) - splits[rowids]
-        n = int(lengths.max()) if lengths.size else 0
+    return (rowids, np.arange(data.shape[0]) - splits[rowids], len(lengths),
+            int(lengths.max()) if lengths.size else 0)
+
+
+def _reduce(data, row_splits, reducer="sum", axis="rows"):
+    data = np.asarray(data)
+    rowids, positions, nrows, longest = _group_ids(data, row_splits, "RaggedReduce")
+    ids, n = (rowids, nrows) if axis == "rows" else (positions, longest)
     out = np.full((n,) + data.shape[1:], _identity(reducer, data.dtype), dtype=data.dtype)
     _UFUNCS[reducer].at(out, ids, data)
     return out
 
 
 register_op("RaggedReduce", _reduce_infer, _reduce, kernel_attrs=("reducer", "axis"))
+
+
+def _reduce_join_infer(inputs, attrs):
+    if len(inputs) != 2 or not inputs[0].dtype.is_string:
+        raise _error("RaggedReduceJoin takes string data and row_splits")
+    _check_int_input("RaggedReduceJoin", inputs[1], "row_splits", rank=1)
+    return [_reduced_type(inputs[0], inputs[1], attrs["axis"])]
+
+
+def _reduce_join(data, row_splits, axis="rows", separator=""):
+    """The strings of each row (or each position across rows) joined in order
+    (``tf.strings.reduce_join``), elementwise over inner dimensions; none gives b''."""
+    data = np.asarray(data, dtype=object)
+    rowids, positions, nrows, longest = _group_ids(data, row_splits, "RaggedReduceJoin")
+    ids, n = (rowids, nrows) if axis == "rows" else (positions, longest)
+    order = np.argsort(ids, kind="stable")
+    bounds = np.searchsorted(ids[order], np.arange(n + 1))
+    grouped = data[order]
+    sep = separator.encode()
+    out = np.empty((n,) + data.shape[1:], dtype=object)
+    for i in range(n):
+        group = grouped[bounds[i]:bounds[i + 1]]
+        for idx in np.ndindex(data.shape[1:]):
+            out[(i,) + idx] = sep.join(group[(slice(None),) + idx].tolist())
+    return out
+
+
+register_op("RaggedReduceJoin", _reduce_join_infer, _reduce_join,
+            kernel_attrs=("axis", "separator"))
 
 
 # -- to a string (tf.print) ------------------------------------------------------------------------
@@ -605,3 +644,75 @@ def _outputs(values, splits: list):
 register_op("RaggedToVariant", _to_variant_infer, _to_variant, kernel_attrs=("rows",))
 register_op("RaggedFromVariants", _from_variants_infer, _from_variants,
             kernel_attrs=("dtype", "ragged_rank", "splits_dtype", "flat_shape"))
+
+
+# -- feature crosses ------------------------------------------------------------------------------
+# ``RaggedCross(values_0, splits_0, values_1, splits_1, ...)``: for each row, every
+# combination of one value per input (the first input varying slowest), as TensorFlow's
+# RaggedCross kernel makes them; attrs ``hashed_output`` (strings joined with ``separator``, or
+# FarmHash fingerprints chained by FingerprintCat64 from ``hash_key``), ``num_buckets``.
+
+def _cross_infer(inputs, attrs):
+    if len(inputs) % 2:
+        raise _error(f"RaggedCross takes (values, row_splits) pairs, got {len(inputs)} inputs")
+    if attrs.get("num_buckets", 0) < 0:
+        raise _error(f"Value for attr 'num_buckets' of {attrs['num_buckets']} must be at least "
+                     "minimum 0")
+    nrows = set()
+    for values, splits in zip(inputs[0::2], inputs[1::2]):
+        if values.dtype not in (dtypes.int64, dtypes.string):
+            raise _error(f"RaggedCross: values must be int64 or string, got {values.dtype.name}")
+        if values.shape.rank not in (None, 1):
+            raise _error("tf.ragged.cross only supports inputs with rank=2.")
+        _check_int_input("RaggedCross", splits, "row_splits", rank=1)
+        nrows.add(_dim0(splits))
+    if len(nrows - {None}) > 1:
+        raise _error("inputs must all have the same batch dimension size.")
+    splits_dtype = inputs[1].dtype if inputs else dtypes.int64
+    n = next(iter(nrows - {None}), None) if inputs else 1
+    out = dtypes.int64 if attrs.get("hashed_output") else dtypes.string
+    return [TensorType(out, TensorShape([None])), TensorType(splits_dtype, TensorShape([n]))]
+
+
+def _feature_hashes(values: np.ndarray) -> np.ndarray:
+    """What RaggedCross chains for each value: an int64's bits, a string's Fingerprint64."""
+    if values.dtype != object:
+        return values.astype(np.int64).view(np.uint64)
+    items = values.tolist()
+    prints = {v: fingerprint64(v) for v in set(items)}
+    return np.array([prints[v] for v in items], dtype=np.uint64)
+
+
+def _cross(*pairs, hashed_output=False, num_buckets=0, hash_key=0, separator="_X_"):
+    values, splits = [np.asarray(v) for v in pairs[0::2]], list(pairs[1::2])
+    splits_dtype = splits[0].dtype if splits else np.int64
+    for v, s in zip(values, splits):
+        _check_splits("RaggedCross", s, v.shape[0])
+    if len({s.size for s in splits}) > 1:
+        raise _error("inputs must all have the same batch dimension size.")
+    lengths = [np.diff(s) for s in splits]
+    counts = np.prod(lengths, axis=0) if lengths else np.zeros(0, np.int64)
+    out_splits = np.concatenate([[0], np.cumsum(counts)]).astype(splits_dtype)
+    rowids = np.repeat(np.arange(counts.size), counts)
+    position = np.arange(rowids.size) - out_splits[rowids]
+    stride = np.ones_like(position)
+    index = [None] * len(values)
+    for j in reversed(range(len(values))):
+        length = lengths[j][rowids]
+        index[j] = splits[j][rowids] + (position // stride) % np.maximum(length, 1)
+        stride = stride * length
+    if hashed_output:
+        out = np.full(rowids.size, hash_key % (1 << 64), dtype=np.uint64)
+        for v, i in zip(values, index):
+            out = fingerprint_cat64(out, _feature_hashes(v)[i])
+        out %= np.uint64(num_buckets if num_buckets > 0 else np.iinfo(np.int64).max)
+        return out.astype(np.int64), out_splits
+    texts = [[x if isinstance(x, bytes) else str(x).encode() for x in v[i].tolist()]
+             for v, i in zip(values, index)]
+    out = np.empty(rowids.size, dtype=object)
+    out[:] = [separator.encode().join(parts) for parts in zip(*texts)]
+    return out, out_splits
+
+
+register_op("RaggedCross", _cross_infer, _cross,
+            kernel_attrs=("hashed_output", "num_buckets", "hash_key", "separator"))

@@ -9,7 +9,10 @@ A sparse tensor is ``indices`` (int64, ``[N, rank]``), ``values`` (``[N]``) and
 - ``SparseExpandDims(indices, dense_shape, axis)`` → ``(indices, dense_shape)``: a new
   dimension of size 1 at ``axis`` (``-rank-1 <= axis <= rank``);
 - ``SparseReorder(indices, values, dense_shape)`` → ``(indices, values)`` in row-major
-  order.
+  order;
+- ``SparseAddGrad(grad, a_indices, b_indices, sum_indices)`` and
+  ``SparseSliceGrad(grad, indices, start, output_indices)``: the gradient of each input
+  entry, matched to the output entry at the same index.
 """
 from __future__ import annotations
 
@@ -62,9 +65,9 @@ def _to_dense(indices, dense_shape, values, default_value, validate_indices=True
     if indices.shape[0] == 0:
         return out
     if np.any(indices < 0) or np.any(indices >= np.asarray(shape, dtype=np.int64)):
-        bad = indices[np.any((indices < 0) | (indices >= np.asarray(shape)), axis=1)][0]
-        raise _error(f"SparseToDense: indices[{bad.tolist()}] is out of bounds of dense shape "
-                     f"{list(shape)}")
+        i = int(np.argmax(np.any((indices < 0) | (indices >= np.asarray(shape)), axis=1)))
+        raise _error(f"SparseToDense: indices[{i}] = [{','.join(map(str, indices[i]))}] is out "
+                     f"of bounds: need 0 <= index < [{','.join(map(str, shape))}]")
     if validate_indices and indices.shape[0] > 1:
         flat = np.ravel_multi_index(indices.T, shape) if shape else np.zeros(len(indices))
         if np.any(np.diff(flat) <= 0):
@@ -238,7 +241,12 @@ def _dense_add_infer(inputs, attrs):
 
 def _dense_add(indices, values, shape, b):
     b = np.asarray(b)
-    if tuple(np.asarray(shape).tolist()) != b.shape:
+    a_shape = tuple(np.asarray(shape).tolist())
+    if len(a_shape) == b.ndim and a_shape != b.shape:
+        d = next(d for d, (x, y) in enumerate(zip(a_shape, b.shape)) if x != y)
+        raise _error(f"Dimension {d} does not equal (no broadcasting is supported): sparse side "
+                     f"{a_shape[d]} vs dense side {b.shape[d]}")
+    if a_shape != b.shape:
         raise _error(f"Dimensions of A and B must match: a_shape = {np.asarray(shape).tolist()}, "
                      f"b.shape = {list(b.shape)}")
     out = b.copy()
@@ -278,6 +286,13 @@ def _matmul(indices, values, shape, b, adjoint_a=False, adjoint_b=False):
                      f"{a_shape[1]} vs. {b.shape[0]}.  Did you forget a transpose?  Dimensions "
                      f"of A: [{a_shape[0]}, {a_shape[1]}).  Dimensions of B: "
                      f"[{b.shape[0]},{b.shape[1]}]")
+    for column, bound, what in ((0, a_shape[0], "m"), (1, a_shape[1], "k")):
+        bad = np.flatnonzero((indices[:, column] < 0) | (indices[:, column] >= bound))
+        if bad.size:
+            i = int(bad[0])
+            position = column if not adjoint_a else 1 - column
+            raise _error(f"{what} ({indices[i, column]}) from index[{i},{position}] out of "
+                         f"bounds (>={bound})")
     out = np.zeros((a_shape[0], b.shape[1]), dtype=values.dtype)
     np.add.at(out, indices[:, 0], values[:, None] * b[indices[:, 1]])
     return out
@@ -356,6 +371,55 @@ def _slice(indices, values, shape, start, size):
 
 
 register_op("SparseSlice", _slice_infer, _slice)
+
+
+# -- gradients of the ops that select entries: each input entry gets the gradient of the
+# output entry at the same index (zero when it has none), as TensorFlow's *Grad kernels.
+
+def _matched_gradient(grad, from_indices, to_indices):
+    """``grad`` (one value per ``to_indices`` row) at each row of ``from_indices``."""
+    grad = np.asarray(grad)
+    a = np.asarray(from_indices, dtype=np.int64)
+    b = np.asarray(to_indices, dtype=np.int64).reshape(-1, a.shape[1] if a.ndim == 2 else 0)
+    out = np.zeros(a.shape[0], dtype=grad.dtype)
+    if a.shape[0] == 0 or b.shape[0] == 0:
+        return out
+    _, ids = np.unique(np.concatenate([b, a]), axis=0, return_inverse=True)
+    ids = ids.reshape(-1)
+    where = np.full(ids.max() + 1, -1)
+    where[ids[:b.shape[0]]] = np.arange(b.shape[0])
+    found = where[ids[b.shape[0]:]]
+    out[found >= 0] = grad[found[found >= 0]]
+    return out
+
+
+def _dim0(t):
+    return None if t.shape.rank is None else t.shape.as_tuple()[0]
+
+
+def _add_grad_infer(inputs, attrs):
+    grad, a_indices, b_indices, _ = inputs
+    return [TensorType(grad.dtype, TensorShape([_dim0(a_indices)])),
+            TensorType(grad.dtype, TensorShape([_dim0(b_indices)]))]
+
+
+def _add_grad(grad, a_indices, b_indices, sum_indices):
+    return (_matched_gradient(grad, a_indices, sum_indices),
+            _matched_gradient(grad, b_indices, sum_indices))
+
+
+def _slice_grad_infer(inputs, attrs):
+    grad, indices, _, _ = inputs
+    return [TensorType(grad.dtype, TensorShape([_dim0(indices)]))]
+
+
+def _slice_grad(grad, indices, start, output_indices):
+    shifted = np.asarray(output_indices, dtype=np.int64) + np.asarray(start, dtype=np.int64)
+    return _matched_gradient(grad, indices, shifted)
+
+
+register_op("SparseAddGrad", _add_grad_infer, _add_grad)
+register_op("SparseSliceGrad", _slice_grad_infer, _slice_grad)
 
 
 def _reduce_infer(op: str):

@@ -20,6 +20,7 @@ import numpy as np
 
 from graph.dtypes import as_dtype, string
 from graph.errors import InvalidArgumentError
+from graph.farmhash import fingerprint64
 from graph.ir import TensorType
 from graph.ops.infer import broadcast, expect_arity
 from graph.registry import register_op
@@ -521,26 +522,30 @@ def _hash_infer(op: str):
     return infer
 
 
-def _hash_buckets(x, num_buckets, key=b""):
-    """BLAKE2b-64 of each string (keyed for the strong variant) modulo ``num_buckets``.
-
-    TensorFlow uses FarmHash Fingerprint64 and SipHash; bucket numbers therefore differ
-    from TensorFlow's, but are stable across runs, processes and machines.
-    """
-    arr = np.asarray(x, dtype=object)
-    out = np.empty(arr.shape, dtype=np.int64)
-    for idx in np.ndindex(arr.shape):
-        digest = hashlib.blake2b(arr[idx], digest_size=8, key=key).digest()
-        out[idx] = int.from_bytes(digest, "little") % int(num_buckets)
-    return out
+def _buckets(hash64):
+    """The kernel putting each string in bucket ``hash64(s[, key]) % num_buckets``."""
+    def kernel(x, num_buckets, key=None):
+        arr = np.asarray(x, dtype=object)
+        out = np.empty(arr.shape, dtype=np.int64)
+        extra = () if key is None else (key,)
+        for idx in np.ndindex(arr.shape):
+            out[idx] = hash64(arr[idx], *extra) % int(num_buckets)
+        return out
+    return kernel
 
 
-register_op("StringToHashBucketFast", _hash_infer("StringToHashBucketFast"), _hash_buckets,
-            kernel_attrs=("num_buckets",))
+def _blake2b64(s: bytes, key) -> int:
+    """BLAKE2b-64 keyed with ``key``'s two ints (TensorFlow uses SipHash: bucket numbers of
+    the strong variant differ from TensorFlow's, but are stable across runs and machines)."""
+    key = b"".join(int(k).to_bytes(8, "little") for k in key)
+    return int.from_bytes(hashlib.blake2b(s, digest_size=8, key=key).digest(), "little")
+
+
+# (the fast variant is TensorFlow's FarmHash Fingerprint64: the same buckets as TensorFlow)
+register_op("StringToHashBucketFast", _hash_infer("StringToHashBucketFast"),
+            _buckets(fingerprint64), kernel_attrs=("num_buckets",))
 register_op("StringToHashBucketStrong", _hash_infer("StringToHashBucketStrong"),
-            lambda x, num_buckets, key: _hash_buckets(
-                x, num_buckets, b"".join(int(k).to_bytes(8, "little") for k in key)),
-            kernel_attrs=("num_buckets", "key"))
+            _buckets(_blake2b64), kernel_attrs=("num_buckets", "key"))
 
 
 def _reduce_join_infer(inputs, attrs):

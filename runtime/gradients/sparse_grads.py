@@ -5,10 +5,11 @@ indices and shapes are integers and get none.
 """
 from __future__ import annotations
 
+from graph import dtypes
 from runtime.gradients.registry import NotDifferentiable, RegisterGradient
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
-from runtime.ops.core import apply_op
+from runtime.ops.core import apply_op, constant
 
 
 @RegisterGradient("SparseToDense")
@@ -63,7 +64,43 @@ def _keepdims(g, shape, axes):
     return A.reshape(g, kept)
 
 
-NotDifferentiable("SparseFromDense", "SparseExpandDims", "SparseReorder", "SparseAdd",
-                  "SparseConcat", "SparseSlice", "SparseReduceMax", "SparseReshape",
-                  "SparseFillEmptyRows", "SparseSparseMaximum", "SparseSparseMinimum",
+# -- the ops that move entries: each input value gets the gradient of the entry it became --
+
+@RegisterGradient("SparseReorder")
+def _sparse_reorder_grad(op, grad_indices, grad_values):
+    """Entry ``k`` went to the position the reorder of the entry ids ``0..n-1`` puts ``k``."""
+    indices, _, shape = op.inputs
+    n = A.shape(indices, out_type=dtypes.int64)[0]
+    ids = A.range(constant(0, dtype=dtypes.int64), n)
+    _, order = apply_op("SparseReorder", [indices, ids, shape], name="SparseReorder")
+    return [None, A.scatter_nd(A.reshape(order, [-1, 1]), grad_values, [n]), None]
+
+
+@RegisterGradient("SparseAdd")
+def _sparse_add_grad(op, grad_indices, grad_values, grad_shape):
+    a_indices, b_indices, sum_indices = op.inputs[0], op.inputs[3], op.outputs[0]
+    a_grad, b_grad = apply_op("SparseAddGrad", [grad_values, a_indices, b_indices, sum_indices],
+                              name="SparseAddGrad")
+    return [None, a_grad, None, None, b_grad, None, None]
+
+
+@RegisterGradient("SparseSlice")
+def _sparse_slice_grad(op, grad_indices, grad_values, grad_shape):
+    indices, start, output_indices = op.inputs[0], op.inputs[3], op.outputs[0]
+    grad = apply_op("SparseSliceGrad", [grad_values, indices, start, output_indices],
+                    name="SparseSliceGrad")
+    return [None, grad, None, None, None]
+
+
+@RegisterGradient("SparseFillEmptyRows")
+def _sparse_fill_empty_rows_grad(op, grad_indices, grad_values, grad_empty, grad_map):
+    """The kept entries' gradients go back to their values, the rest to ``default_value``."""
+    reverse_index_map = op.outputs[3]
+    d_values = A.gather(grad_values, reverse_index_map)
+    d_default = M.reduce_sum(grad_values) - M.reduce_sum(d_values)
+    return [None, d_values, None, d_default]
+
+
+NotDifferentiable("SparseFromDense", "SparseExpandDims", "SparseConcat", "SparseReshape",
+                  "SparseSparseMaximum", "SparseSparseMinimum",
                   "SparseToVariant", "SparseToVariants", "SparseFromVariants")

@@ -194,8 +194,7 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> T
 
 
 def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:  # noqa: A002
-    """Bucket ``BLAKE2b-64(s) % num_buckets`` (deterministic; TF uses FarmHash, so numbers
-    differ from TensorFlow's)."""
+    """Bucket ``Fingerprint64(s) % num_buckets`` (FarmHash: TensorFlow's bucket numbers)."""
     return apply_op("StringToHashBucketFast", [_string(input)], {"num_buckets": int(num_buckets)},
                     name=name or "StringToHashBucketFast")
 

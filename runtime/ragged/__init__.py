@@ -7,9 +7,9 @@ functions, cond and while_loop carry it as its flat values and row splits.
 ``tf.ragged.stack``; importing ragged_ops, ragged_reductions, ragged_array_ops and
 ragged_dispatch registers the RaggedTensor targets of ``tf.add``, ``tf.reduce_sum``,
 ``tf.concat``, ``tf.tile``, ``tf.strings.substr``, ``tf.map_fn``... (and the operators),
-dynamic_ragged_shape that of ``tf.shape``; ragged_more_ops holds ``rt.merge_dims``,
-``boolean_mask``, ``cross`` and the segment-id conversions; ragged_grads the gradients of
-the ragged ops.
+dynamic_ragged_shape that of ``tf.shape`` (its ``row_partitions`` are row_partition's
+``RowPartition``s); ragged_more_ops holds ``rt.merge_dims``, ``boolean_mask``, ``cross``,
+``cross_hashed`` and the segment-id conversions; ragged_grads the gradients of the ragged ops.
 """
 from runtime.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: F401
 from runtime.ragged.ragged_ops import constant, map_flat_values, range_ as range  # noqa: F401
@@ -18,6 +18,6 @@ from runtime.ragged import ragged_reductions  # noqa: F401  (tf.reduce_*(rt) han
 from runtime.ragged import ragged_dispatch  # noqa: F401  (tf.tile(rt), tf.strings.*(rt)...)
 from runtime.ragged.dynamic_ragged_shape import DynamicRaggedShape  # noqa: F401  (tf.shape(rt))
 from runtime.ragged.ragged_array_ops import ragged_stack as stack  # noqa: F401
-from runtime.ragged.ragged_more_ops import (boolean_mask, cross,  # noqa: F401
+from runtime.ragged.ragged_more_ops import (boolean_mask, cross, cross_hashed,  # noqa: F401
                                             row_splits_to_segment_ids,
                                             segment_ids_to_row_splits)

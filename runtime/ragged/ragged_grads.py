@@ -15,7 +15,7 @@ from runtime.ops.core import apply_op
 
 NotDifferentiable("RaggedRowSplitsFromLengths", "RaggedRowSplitsFromRowIds",
                   "RaggedSplitsToRowIds", "RaggedTensorToString", "RaggedRange",
-                  "RaggedToVariant", "RaggedFromVariants")
+                  "RaggedToVariant", "RaggedFromVariants", "RaggedCross", "RaggedReduceJoin")
 
 
 def _segment_ids(splits, axis: str):

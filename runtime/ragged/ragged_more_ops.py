@@ -1,16 +1,21 @@
-"""``rt.merge_dims``, ``tf.ragged.boolean_mask``, ``tf.ragged.cross`` and the segment-id
-conversions ``tf.ragged.segment_ids_to_row_splits`` / ``row_splits_to_segment_ids``.
+"""``rt.merge_dims``, ``tf.ragged.boolean_mask``, ``tf.ragged.cross``/``cross_hashed`` and
+the segment-id conversions ``tf.ragged.segment_ids_to_row_splits`` /
+``row_splits_to_segment_ids``.
 
-All are compositions of the ragged ops (splits from lengths or row ids, ``RaggedReduce``)
-and gathers, so they run eagerly and staged alike and differentiate through the gathers.
+All but the crosses are compositions of the ragged ops (splits from lengths or row ids,
+``RaggedReduce``) and gathers, so they run eagerly and staged alike and differentiate through
+the gathers; the crosses (strings or hashes, never differentiable) are TensorFlow's one
+``RaggedCross`` kernel.
 """
 from __future__ import annotations
 
 from graph import dtypes
+from graph.errors import InvalidArgumentError
 from runtime.ops import array_ops, math_ops, string_ops
 from runtime.ops.core import apply_op, constant, convert_to_tensor
 from runtime.ragged.ragged_ops import _check_same_partition
 from runtime.ragged.ragged_tensor import RaggedTensor, _convert_partition, _gather_rows, _where
+from runtime.sparse.sparse_tensor import SparseTensor
 from runtime.tensor import Tensor
 
 
@@ -145,36 +150,54 @@ def boolean_mask(data, mask, name=None):
 
 # -- cross ----------------------------------------------------------------------------------------
 
+_DEFAULT_CROSS_HASH_KEY = 0xDECAFCAFFE  # TensorFlow's default ``hash_key``
+
+
 def cross(inputs, name=None):
     """``tf.ragged.cross``: for every row, each combination of one item per input (the first
-    input varying slowest), joined with ``"_X_"``; numbers are written as strings."""
-    if not inputs:
-        raise ValueError("inputs must be a non-empty list")
+    input varying slowest), joined with ``"_X_"``; integers are written as decimal strings."""
+    return _cross(inputs, False, 0, None, name)
+
+
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """``tf.ragged.cross_hashed``: ``cross``'s combinations as TensorFlow's fingerprints
+    (FarmHash of strings, chained by FingerprintCat64 from ``hash_key``), modulo
+    ``num_buckets`` when it is not 0."""
+    return _cross(inputs, True, num_buckets, hash_key, name)
+
+
+def _cross(inputs, hashed_output: bool, num_buckets, hash_key, name, separator: str = "_X_"):
+    """Ragged, sparse and dense 2-D inputs as (values, row_splits) pairs of one RaggedCross
+    (also ``tf.sparse.cross``'s, runtime/sparse/sparse_math.py)."""
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError("Inputs must be a list")
     rts = []
-    for v in inputs:
-        if not isinstance(v, RaggedTensor):
-            v = RaggedTensor.from_tensor(convert_to_tensor(v))
-        if v.ragged_rank != 1 or v.flat_values.shape.rank != 1:
-            raise ValueError(f"tf.ragged.cross takes 2-D inputs, got shape {v.shape}")
-        rts.append(v.with_row_splits_dtype(dtypes.int64))
-    lengths = [v.row_lengths() for v in rts]
-    counts = lengths[0]
-    for n in lengths[1:]:
-        counts = counts * n
-    splits = apply_op("RaggedRowSplitsFromLengths", [counts], name="RowPartitionFromLengths")
-    rowids = apply_op("RaggedSplitsToRowIds", [splits], name="RaggedValueRowIds")
-    position = array_ops.range(constant(0, dtype=dtypes.int64),
-                               array_ops.shape(rowids, out_type=dtypes.int64)[0]) \
-        - array_ops.gather(splits, rowids)
-    stride = array_ops.ones_like(rowids)
-    parts = [None] * len(rts)
-    for j in reversed(range(len(rts))):
-        length = array_ops.gather(lengths[j], rowids)
-        index = math_ops.floormod(math_ops.floordiv(position, stride), length)
-        flat = rts[j].flat_values
-        if not flat.dtype.is_string:
-            flat = string_ops.as_string(flat)
-        parts[j] = array_ops.gather(flat, array_ops.gather(rts[j].row_starts(), rowids) + index)
-        stride = stride * length
-    joined = string_ops.join(parts, separator="_X_") if len(parts) > 1 else parts[0]
-    return RaggedTensor._make(joined, splits)
+    for i, t in enumerate(inputs):
+        if isinstance(t, SparseTensor):
+            t = RaggedTensor.from_sparse(t)
+        elif not isinstance(t, RaggedTensor):
+            t = convert_to_tensor(t)
+        if t.dtype.is_integer and isinstance(t, RaggedTensor):
+            t = t.with_flat_values(math_ops.cast(t.flat_values, dtypes.int64))
+        elif t.dtype.is_integer:
+            t = math_ops.cast(t, dtypes.int64)
+        elif t.dtype != dtypes.string:
+            raise ValueError(f"Unexpected dtype for inputs[{i}]: {t.dtype}")
+        if isinstance(t, RaggedTensor) and t.ragged_rank != 1:
+            raise ValueError("tf.ragged.cross only supports inputs with rank=2")
+        if not isinstance(t, RaggedTensor):
+            if t.shape.rank != 2:
+                raise InvalidArgumentError(
+                    message="tf.ragged.cross only supports inputs with rank=2.")
+            t = RaggedTensor.from_tensor(t)
+        rts.append(t)
+    ragged = [t for t in inputs if isinstance(t, RaggedTensor)]
+    splits_dtype = dtypes.int32 if ragged and all(
+        t.row_splits.dtype == dtypes.int32 for t in ragged) else dtypes.int64
+    key = _DEFAULT_CROSS_HASH_KEY if hash_key is None else int(hash_key)
+    flat = [x for t in rts for x in (t.values, t.with_row_splits_dtype(splits_dtype).row_splits)]
+    values, splits = apply_op("RaggedCross", flat,
+                              {"hashed_output": hashed_output, "num_buckets": int(num_buckets),
+                               "hash_key": key % (1 << 64), "separator": separator},
+                              name=name or "RaggedCross")
+    return RaggedTensor._make(values, splits)

@@ -52,7 +52,7 @@ def _default_inner_shape(pylist, ragged_rank: int) -> tuple:
         values = [v for row in values for v in row]
     shapes = {np.shape(v) for v in values}
     if len(shapes) > 1:
-        raise ValueError(f"inner values must all have the same shape for ragged_rank="
+        raise ValueError(f"inner values have inconsistent shape: for ragged_rank="
                          f"{ragged_rank}, got shapes {sorted(shapes)}")
     return shapes.pop() if shapes else ()
 
@@ -73,6 +73,9 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
                          "value nesting")
     if ragged_rank is not None and ragged_rank < 0:
         raise ValueError(f"Invalid ragged_rank={ragged_rank}: must be nonnegative")
+    if ragged_rank is not None and scalar_depth is not None and scalar_depth <= ragged_rank:
+        raise ValueError(f"pylist has scalar values depth {scalar_depth}, but ragged_rank="
+                         f"{ragged_rank} requires scalar value depth greater than {ragged_rank}")
     if inner_shape is not None:
         inner_shape = tuple(inner_shape)
     if inner_shape is not None and ragged_rank is not None:
@@ -167,9 +170,11 @@ def map_flat_values(op, *args, **kwargs):
 
 
 def _check_same_partition(a: RaggedTensor, b: RaggedTensor) -> None:
-    if a.ragged_rank != b.ragged_rank:
-        raise ValueError(f"RaggedTensors with ragged_rank {a.ragged_rank} and {b.ragged_rank} "
-                         f"cannot be combined elementwise{_where()}")
+    if a.ragged_rank != b.ragged_rank:  # (TensorFlow's splits assertion fails: x == y)
+        raise InvalidArgumentError(
+            message=f"Condition x == y did not hold: RaggedTensors of shapes {a.shape} and "
+                    f"{b.shape} (ragged_rank {a.ragged_rank} and {b.ragged_rank}) cannot be "
+                    f"combined elementwise{_where()}")
     for sa, sb in zip(a.nested_row_splits, b.nested_row_splits):
         va, vb = _static_value(sa), _static_value(sb)
         if va is not None and vb is not None and not np.array_equal(va, vb):
@@ -183,14 +188,26 @@ def _check_same_partition(a: RaggedTensor, b: RaggedTensor) -> None:
 def _binary_handler(fn):
     def handler(x, y, name=None):
         if isinstance(x, RaggedTensor) and isinstance(y, RaggedTensor):
+            x, y = _same_ragged_rank(x, y), _same_ragged_rank(y, x)
             _check_same_partition(x, y)
             return x.with_flat_values(fn(x.flat_values, y.flat_values))
         rt, other, rt_first = (x, y, True) if isinstance(x, RaggedTensor) else (y, x, False)
-        if isinstance(other, (Tensor, np.ndarray, list, tuple)):
-            other = _dense_operand(rt, convert_to_tensor(other, dtype_hint=rt.dtype))
+        # (a Python number of another kind stays its own dtype: the op refuses the mix)
+        other = _dense_operand(rt, convert_to_tensor(other, dtype_hint=rt.dtype))
         flat = rt.flat_values
         return rt.with_flat_values(fn(flat, other) if rt_first else fn(other, flat))
     return handler
+
+
+def _same_ragged_rank(rt: RaggedTensor, other: RaggedTensor | None = None) -> RaggedTensor:
+    """``rt`` with as many ragged dimensions as ``other`` when it has fewer and the same rank:
+    its uniform inner dimensions become ragged ones (as TensorFlow aligns them)."""
+    if other is None or rt.ragged_rank >= other.ragged_rank or rt.shape.rank is None \
+            or rt.shape.rank != other.shape.rank:
+        return rt
+    flat = RaggedTensor.from_tensor(rt.flat_values, ragged_rank=other.ragged_rank - rt.ragged_rank,
+                                    row_splits_dtype=rt.row_splits_dtype)
+    return rt.with_flat_values(flat)
 
 
 def _dense_operand(rt: RaggedTensor, dense: Tensor) -> Tensor:

@@ -8,15 +8,18 @@ segment ops, recursively). An empty row gives the reducer's identity (0, 1, the 
 lowest/highest finite value). The others are built from
 them, so their dtypes and empty rows follow: ``mean`` is ``sum / count`` with ``/`` (ints give
 float64, an empty row nan), ``any``/``all`` are ``sum``/``prod`` of the values cast to int32,
-then cast to bool, ``variance`` is ``mean(x²) - mean(x)²`` (clipped at 0), ``std`` its root.
+then cast to bool, ``variance`` is ``mean(x²) - mean(x)²`` (clipped at 0), ``std`` its root;
+``tf.strings.reduce_join`` is the ``join`` reducer (strings in order, an empty row b'').
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from graph import dtypes
 from runtime import composite
-from runtime.ops import array_ops, math_ops, special_ops
+from runtime.ops import array_ops, math_ops, special_ops, string_ops
 from runtime.ops.core import apply_op, constant
 from runtime.ragged.ragged_tensor import RaggedTensor, _static_value, _where
 from runtime.tensor import Tensor
@@ -25,6 +28,20 @@ _DENSE = {"sum": math_ops.reduce_sum, "prod": math_ops.reduce_prod,
           "max": math_ops.reduce_max, "min": math_ops.reduce_min}
 _SEGMENT = {"sum": special_ops.unsorted_segment_sum, "prod": special_ops.unsorted_segment_prod,
             "max": special_ops.unsorted_segment_max, "min": special_ops.unsorted_segment_min}
+
+
+def _unsorted_segment_join(separator: str):
+    """``tf.strings.unsorted_segment_join``: the strings of each segment, in order, joined (a
+    stable sort by segment id makes the segments rows of one ``RaggedReduce``)."""
+    def join(data, segment_ids, num_segments):
+        order = array_ops.argsort(segment_ids, stable=True)
+        ids = array_ops.gather(segment_ids, order)
+        splits = apply_op("RaggedRowSplitsFromRowIds",
+                          [ids, math_ops.cast(num_segments, ids.dtype)],
+                          name="RowPartitionFromRowIds")
+        return apply_op("RaggedReduceJoin", [array_ops.gather(data, order), splits],
+                        {"axis": "rows", "separator": separator}, name="UnsortedSegmentJoin")
+    return join
 
 
 def _axes(rt: RaggedTensor, axis, api: str) -> list[int]:
@@ -49,9 +66,16 @@ def _axes(rt: RaggedTensor, axis, api: str) -> list[int]:
     return sorted(out, reverse=True)
 
 
-def _reduce(reducer: str, rt, axis, keepdims: bool, api: str):
-    """``reducer`` (sum, prod, max, min) of ``rt`` over ``axis`` (None: everything)."""
-    dense = _DENSE[reducer]
+def _dense_reducer(reducer: str, separator: str):
+    if reducer == "join":
+        return functools.partial(string_ops.reduce_join, separator=separator)
+    return _DENSE[reducer]
+
+
+def _reduce(reducer: str, rt, axis, keepdims: bool, api: str, separator: str = ""):
+    """``reducer`` (sum, prod, max, min; join with ``separator``) of ``rt`` over ``axis``
+    (None: everything)."""
+    dense = _dense_reducer(reducer, separator)
     if not isinstance(rt, RaggedTensor):
         return dense(rt, axis=axis, keepdims=keepdims)
     if axis is None:
@@ -59,48 +83,57 @@ def _reduce(reducer: str, rt, axis, keepdims: bool, api: str):
         return array_ops.reshape(out, [1] * rt.shape.rank) if keepdims else out
     result = rt
     for a in _axes(rt, axis, api):
-        result = _reduce_axis(reducer, result, a, keepdims, api)
+        result = _reduce_axis(reducer, result, a, keepdims, api, separator)
     return result
 
 
-def _reduce_axis(reducer: str, rt, axis: int, keepdims: bool, api: str):
-    dense = _DENSE[reducer]
+def _reduce_axis(reducer: str, rt, axis: int, keepdims: bool, api: str, separator: str):
+    dense = _dense_reducer(reducer, separator)
     if not isinstance(rt, RaggedTensor):
         return dense(rt, axis=axis, keepdims=keepdims)
     k = rt.ragged_rank
     if axis > k:  # a uniform inner dimension: reduce the flat values
         return rt.with_flat_values(dense(rt.flat_values, axis=axis - k, keepdims=keepdims))
     if axis >= 2:  # inside every row
-        return rt.with_values(_reduce_axis(reducer, rt.values, axis - 1, keepdims, api))
+        return rt.with_values(_reduce_axis(reducer, rt.values, axis - 1, keepdims, api,
+                                           separator))
     values = rt.values
     if axis == 1:  # the items of each row combine
         if isinstance(values, RaggedTensor):
-            out = _segment_reduce(reducer, values, rt.value_rowids(), rt.nrows())
+            out = _segment_reduce(reducer, values, rt.value_rowids(), rt.nrows(), separator)
         else:
-            out = apply_op("RaggedReduce", [values, rt.row_splits],
-                           {"reducer": reducer, "axis": "rows"}, name=f"Ragged{api}")
+            out = _ragged_reduce(reducer, values, rt.row_splits, "rows", separator, api)
     elif isinstance(values, RaggedTensor):  # axis 0: the items at one position in their rows
         longest = math_ops.reduce_max(array_ops.concat(
             [constant([0], dtype=rt.row_splits_dtype), rt.row_lengths()], 0))
-        out = _segment_reduce(reducer, values, _positions(rt), longest)
+        out = _segment_reduce(reducer, values, _positions(rt), longest, separator)
     else:
-        out = apply_op("RaggedReduce", [values, rt.row_splits],
-                       {"reducer": reducer, "axis": "columns"}, name=f"Ragged{api}")
+        out = _ragged_reduce(reducer, values, rt.row_splits, "columns", separator, api)
     return out[(slice(None),) * axis + (None,)] if keepdims else out
 
 
-def _segment_reduce(reducer: str, data, segment_ids, num_segments):
+def _ragged_reduce(reducer: str, values, splits, axis: str, separator: str, api: str):
+    if reducer == "join":
+        return apply_op("RaggedReduceJoin", [values, splits],
+                        {"axis": axis, "separator": separator}, name=f"Ragged{api}")
+    return apply_op("RaggedReduce", [values, splits], {"reducer": reducer, "axis": axis},
+                    name=f"Ragged{api}")
+
+
+def _segment_reduce(reducer: str, data, segment_ids, num_segments, separator: str):
     """Row ``s`` of the result combines, elementwise, the rows of ``data`` whose segment id is
     ``s`` (rows of different lengths align at their starts, as TensorFlow's ragged
     segment ops do)."""
     if not isinstance(data, RaggedTensor):
+        if reducer == "join":
+            return _unsorted_segment_join(separator)(data, segment_ids, num_segments)
         return _SEGMENT[reducer](data, segment_ids, num_segments)
     lengths = special_ops.unsorted_segment_max(data.row_lengths(), segment_ids, num_segments)
     lengths = math_ops.maximum(lengths, constant(0, dtype=lengths.dtype))
     splits = apply_op("RaggedRowSplitsFromLengths", [lengths], name="RowPartitionFromLengths")
     item_ids = array_ops.gather(splits, array_ops.gather(segment_ids, data.value_rowids())) \
         + _positions(data)
-    values = _segment_reduce(reducer, data.values, item_ids, splits[-1])
+    values = _segment_reduce(reducer, data.values, item_ids, splits[-1], separator)
     return RaggedTensor(values, splits, internal=True)
 
 
@@ -168,5 +201,13 @@ for _api, _reducer in (("reduce_sum", "sum"), ("reduce_prod", "prod"), ("reduce_
 composite.register_dispatch("reduce_any", RaggedTensor, _logical("sum", "reduce_any"))
 composite.register_dispatch("reduce_all", RaggedTensor, _logical("prod", "reduce_all"))
 composite.register_dispatch("reduce_mean", RaggedTensor, reduce_mean)
+
+
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """``tf.strings.reduce_join`` of a RaggedTensor: the strings along ``axis``, in order."""
+    return _reduce("join", inputs, axis, keepdims, "reduce_join", separator)
+
+
+composite.register_dispatch("reduce_join", RaggedTensor, reduce_join)
 composite.register_dispatch("reduce_variance", RaggedTensor, reduce_variance)
 composite.register_dispatch("reduce_std", RaggedTensor, reduce_std)

@@ -45,6 +45,11 @@ def _static_value(t):
     return None
 
 
+class RowKeyError(InvalidArgumentError, IndexError):
+    """A Python row index past a known row count: TensorFlow's IndexError (also the
+    InvalidArgumentError a tensor index gets, as this project raised it before)."""
+
+
 def _convert_values(values, dtype=None):
     if isinstance(values, RaggedTensor):
         if dtype is not None and values.dtype != as_dtype(dtype):
@@ -59,12 +64,13 @@ def _convert_partition(t, what: str, dtype=None) -> Tensor:
     if isinstance(t, Tensor):
         out = t
     else:
-        out = convert_to_tensor(t, dtype_hint=dtypes.int64)
-        if not out.dtype.is_integer or out.dtype.is_bool:
-            out = convert_to_tensor(t, dtype=dtypes.int64)
+        try:
+            out = convert_to_tensor(t, dtype_hint=dtypes.int64)
+        except TypeError:   # (floats, strings: the dtype check below names the problem)
+            out = convert_to_tensor(t)
     if out.dtype not in _SPLITS_DTYPES:
-        raise TypeError(f"{what} must be an int32 or int64 tensor, got {out.dtype.name}"
-                        f"{_where()}")
+        raise ValueError(f"{what} must have dtype int32 or int64, got {out.dtype.name}"
+                         f"{_where()}")
     if dtype is not None and out.dtype != as_dtype(dtype):
         out = math_ops.cast(out, dtype)
     if out.shape.rank not in (None, 1):
@@ -105,7 +111,8 @@ class RaggedTensor(CompositeTensor):
                              f"row_splits dtype {values.row_splits.dtype.name}; use "
                              "RaggedTensor.with_row_splits_dtype to make them agree")
         if not isinstance(values, RaggedTensor) and values.shape.rank == 0:
-            raise ValueError(f"values must have rank >= 1, got a scalar{_where()}")
+            raise InvalidArgumentError(  # (TensorFlow's strided slice of the values fails)
+                message=f"values must have rank >= 1, got a scalar{_where()}")
         if validate:
             _validate_splits(row_splits, values)
         return cls(values, row_splits, internal=True)
@@ -340,8 +347,8 @@ class RaggedTensor(CompositeTensor):
         return self._row_splits[1:]
 
     def row_lengths(self, axis: int = 1, name=None):
-        if axis == 0:
-            raise ValueError("row_lengths(axis=0) is not defined: axis 0 is the rows")
+        if axis == 0:  # (TensorFlow's: the number of rows)
+            return self.nrows()
         if axis < 0:
             axis += self.shape.rank if self.shape.rank is not None else 0
         if axis == 1:
@@ -402,7 +409,9 @@ class RaggedTensor(CompositeTensor):
             convert_to_tensor(default_value, dtype=dtype)
         shape = as_shape(shape)
         if shape.rank is not None and self.shape.rank is not None and shape.rank != self.shape.rank:
-            raise ValueError(f"shape {shape} must have rank {self.shape.rank}")
+            raise InvalidArgumentError(
+                message=f"rt_input.shape and shape={list(shape.as_tuple())} are incompatible: "
+                        f"rt_input.rank = {self.shape.rank} but shape.rank = {shape.rank}")
         return apply_op("RaggedToDense", [self.flat_values, default, *self.nested_row_splits],
                         {"shape": shape}, name=name or "RaggedToTensor")
 
@@ -476,9 +485,8 @@ class RaggedTensor(CompositeTensor):
             i = int(index)
             n = self._static_nrows()
             if n is not None and not -n <= i < n:
-                raise InvalidArgumentError(
-                    message=f"slice index {i} of dimension 0 out of bounds{_where()}: the "
-                            f"RaggedTensor has {n} rows")
+                raise RowKeyError(message=f"Row key {i} out of bounds{_where()}: the "
+                                          f"RaggedTensor has {n} rows")
             start, limit = (splits[i], splits[i + 1]) if i >= 0 else (splits[i - 1], splits[i])
             return self._values[start:limit]
         i = convert_to_tensor(index)
@@ -696,7 +704,8 @@ def _match_splits_dtype(splits: Tensor, values) -> Tensor:
 
 
 def _validate_splits(splits: Tensor, values) -> None:
-    """Checks the splits now when their values are known (eagerly, or constants)."""
+    """Checks the splits now when their values are known (eagerly, or constants); against
+    the number of ``values`` unless they are None (a RowPartition alone)."""
     s = _static_value(splits)
     if s is None:
         return
@@ -711,6 +720,8 @@ def _validate_splits(splits: Tensor, values) -> None:
         raise InvalidArgumentError(message=f"Arguments to from_row_splits do not form a valid "
                                            f"RaggedTensor: row_splits must be sorted in "
                                            f"ascending order, got {s.tolist()}{_where()}")
+    if values is None:
+        return
     if isinstance(values, RaggedTensor):
         n = values._static_nrows()
     else:

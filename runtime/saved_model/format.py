@@ -114,8 +114,10 @@ def decode_spec(body, fail) -> TensorSpec:
 
 def _builtin_spec_classes() -> dict:
     from runtime.ragged.ragged_tensor import RaggedTensorSpec
+    from runtime.ragged.row_partition import RowPartitionSpec
     from runtime.sparse.sparse_tensor import SparseTensorSpec
-    return {"tf.RaggedTensorSpec": RaggedTensorSpec, "tf.SparseTensorSpec": SparseTensorSpec}
+    return {"tf.RaggedTensorSpec": RaggedTensorSpec, "tf.SparseTensorSpec": SparseTensorSpec,
+            "tf.RowPartitionSpec": RowPartitionSpec}
 
 
 def _spec_class_name(spec: TypeSpec) -> str:

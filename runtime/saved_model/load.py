@@ -186,13 +186,18 @@ class _Loader:
                 isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and p[1] == k
                 for k, p in enumerate(inputs)) or len({p[0] for p in inputs}) != len(inputs):
             raise self.fail("its inputs should name each input of its graph once, in order")
-        outputs = self.field(doc, "outputs", list)
-        if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
-                   and isinstance(p[1], int) and 0 <= p[1] < len(trace.graph.outputs)
-                   for p in outputs):
-            raise self.fail(f"bad outputs {outputs!r}")
-        return SignatureFunction(name, trace.graph, [p[0] for p in inputs],
-                                 [(p[0], p[1]) for p in outputs])
+        outputs = []
+        for pair in self.field(doc, "outputs", list):
+            if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+                raise self.fail(f"output {pair!r} should be [name, result]")
+            result = pair[1]
+            if isinstance(result, int) and not isinstance(result, bool):
+                result = {"tensor": result}  # files written before composite results
+            result = self.structure(result, len(trace.graph.outputs))
+            if not isinstance(result, (Output, CompositeOutput)):
+                raise self.fail(f"bad output {pair!r}")
+            outputs.append((pair[0], result))
+        return SignatureFunction(name, trace.graph, [p[0] for p in inputs], outputs)
 
     # -- objects -----------------------------------------------------------------------------
     def build(self, i: int):

@@ -15,6 +15,7 @@ import re
 
 import numpy as np
 
+from graph.errors import InvalidArgumentError
 from graph.executor import compile_graph
 from graph.ir import Graph
 from graph.registry import get_op
@@ -259,16 +260,17 @@ class SignatureFunction:
     """``loaded.signatures[name]``: takes the named tensor inputs, returns a dict of outputs."""
 
     def __init__(self, name: str, graph: Graph, inputs: list[str], outputs: list):
+        """``outputs``: ``(name, Output | CompositeOutput)`` pairs; composites come back whole,
+        as TensorFlow returns them, while composite inputs are fed as their components."""
         self._name = name
         self._inputs = inputs
         specs = [TensorSpec(i.shape, i.dtype, n) for i, n in zip(graph.inputs, inputs)]
         params = [_identifier(n, i) for i, n in enumerate(inputs)]
         P = inspect.Parameter
         signature = inspect.Signature([P(p, P.POSITIONAL_OR_KEYWORD) for p in params])
-        named = {n: Output(k) for n, k in outputs}
-        graph_trace = SavedTrace(graph, params, specs, [], named)
-        self._output_specs = {n: TensorSpec(graph.outputs[k].shape, graph.outputs[k].dtype, n)
-                              for n, k in outputs}
+        graph_trace = SavedTrace(graph, params, specs, [], dict(outputs))
+        self._output_specs = {n: r.spec if isinstance(r, CompositeOutput) else TensorSpec(
+            graph.outputs[r.index].shape, graph.outputs[r.index].dtype, n) for n, r in outputs}
         self._input_specs = specs
         self._function = RestoredFunction(name, signature, [graph_trace], input_signature=specs)
 
@@ -303,6 +305,12 @@ class SignatureFunction:
         if missing:
             raise TypeError(f"Signature {self._name!r} is missing the inputs {missing}; its "
                             f"inputs are {self._inputs}")
+        for i, (n, spec) in enumerate(zip(self._inputs, self._input_specs)):
+            if isinstance(values[n], Tensor) and values[n].dtype != spec.dtype:
+                # TensorFlow feeds tensors to the signature's graph as they are: the call fails
+                raise InvalidArgumentError(message=(
+                    f"cannot compute {self._name} as input #{i}(zero-based) was expected to "
+                    f"be a {spec.dtype.name} tensor but is a {values[n].dtype.name} tensor"))
         return self._function(*[values[n] for n in self._inputs])
 
     def __repr__(self) -> str:

@@ -149,8 +149,7 @@ class _Saver:
     def signatures(self, signatures) -> dict:
         if signatures is None:
             loaded = getattr(self.root, "__dict__", {}).get("signatures")
-            found = [f for f in _functions_of(self.root).values() if f.input_signature
-                     and not _has_composite(f.input_signature)]
+            found = [f for f in _functions_of(self.root).values() if f.input_signature]
             if isinstance(loaded, dict) and all(isinstance(f, SignatureFunction)
                                                 for f in loaded.values()):
                 signatures = {n: f.get_concrete_function() for n, f in loaded.items()}
@@ -175,28 +174,26 @@ class _Saver:
         elif f._function is not None and f._function.input_signature is not None:
             specs = f._function.input_signature
         pairs = list(zip(f._arg_names, f._arg_specs)) + list(f._kwarg_specs.items())
-        if _has_composite([s for _, s in pairs]):
-            raise ValueError(f"Signature {name!r}: signatures with composite inputs "
-                             "(RaggedTensorSpec, SparseTensorSpec, ExtensionType specs) are not "
-                             "supported; save the function as an attribute instead")
-        if any(isinstance(leaf, TensorSpec) for _, s in pairs if isinstance(s, (list, tuple, dict))
+        if any(isinstance(leaf, TypeSpec) for _, s in pairs if isinstance(s, (list, tuple, dict))
                for leaf in fmt.leaves(s)):
             raise ValueError(f"Signature {name!r}: a signature function takes tensors as "
                              "separate arguments, not nested in lists or dicts")
-        given = {} if specs is None else {n: s.name for n, s in zip(f._arg_names, specs)}
-        names = [given.get(n) or n for n, s in pairs if isinstance(s, TensorSpec)]
+        given = {} if specs is None else {n: s.name for n, s in zip(f._arg_names, specs)
+                                          if isinstance(s, TensorSpec)}
+        names = _flat_input_names([(given.get(n) or n, s) for n, s in pairs
+                                   if isinstance(s, TypeSpec)])
         outputs = f.structured_outputs
         positions = {(o.node.name, o.index): i for i, o in enumerate(f.graph.outputs)}
         if isinstance(outputs, dict) and all(isinstance(k, str) for k in outputs) and all(
-                isinstance(v, SymbolicTensor) for v in outputs.values()):
+                _is_result(v) for v in outputs.values()):
             named = list(outputs.items())
         else:
             leaves = fmt.leaves(outputs)
-            if not all(isinstance(t, SymbolicTensor) for t in leaves):
+            if not all(_is_result(t) for t in leaves):
                 raise ValueError(f"Signature {name!r}: a signature function must return "
                                  f"tensors, got {outputs!r}")
             named = [(f"output_{i}", t) for i, t in enumerate(leaves)]
-        out = [[n, positions[(t._output.node.name, t._output.index)]] for n, t in named]
+        out = [[n, _tensor_leaf(t, positions)] for n, t in named]
         return {"concrete": self.add_concrete(f), "inputs": [[n, i] for i, n in
                                                              enumerate(names)],
                 "outputs": out}
@@ -267,6 +264,24 @@ def _tensor_leaf(value, positions):
     return None
 
 
-def _has_composite(specs) -> bool:
-    return any(isinstance(leaf, TypeSpec) and not isinstance(leaf, TensorSpec)
-               for leaf in fmt.leaves(list(specs)))
+def _is_result(value) -> bool:
+    return isinstance(value, SymbolicTensor) or is_composite_tensor(value)
+
+
+def _flat_input_names(pairs) -> list[str]:
+    """A signature's input names, as TensorFlow names its flattened graph inputs.
+
+    A composite argument is its component tensors, named like the graph's
+    placeholders: the argument's name, then ``name_1``, ``name_2``... (made
+    unique across all inputs).
+    """
+    names: list[str] = []
+    for base, spec in pairs:
+        count = 1 if isinstance(spec, TensorSpec) else len(spec._component_specs)
+        for _ in range(count):
+            name, k = base, 0
+            while name in names:
+                k += 1
+                name = f"{base}_{k}"
+            names.append(name)
+    return names

@@ -1,5 +1,5 @@
 """``tf.sparse`` arithmetic and structure: add, sparse_dense_matmul, concat, slice,
-transpose, map_values, retain, reduce_sum/max.
+transpose, map_values, retain, reset_shape, reduce_sum/max, cross/cross_hashed.
 
 Ops with a data-dependent number of entries run one op of graph/ops/sparse.py
 (TensorFlow's kernels of the same names); the others are compositions of dense
@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import builtins
 
+import numpy as np
+
 from graph import dtypes
 from graph.errors import InvalidArgumentError
 from runtime import nest
-from runtime.ops import array_ops, math_ops
+from runtime.ops import array_ops, logging_ops, math_ops
 from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.ragged import ragged_more_ops
+from runtime.ragged.ragged_tensor import _static_value
 from runtime.sparse.sparse_ops import _check, reorder, to_dense
 from runtime.sparse.sparse_tensor import SparseTensor
+from runtime.tensor import Tensor
 
 
 def _parts(sp: SparseTensor) -> list:
@@ -33,7 +38,7 @@ def add(a, b, threshold=0, name=None):
     if isinstance(b, SparseTensor):
         a, b = b, a
     a = _check(a, "tf.sparse.add")
-    dense = convert_to_tensor(b, dtype=a.dtype)
+    dense = convert_to_tensor(b, dtype_hint=a.dtype)  # (another dtype: the op's error)
     return apply_op("SparseTensorDenseAdd", _parts(a) + [dense],
                     name=name or "SparseTensorDenseAdd")
 
@@ -46,7 +51,7 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
         out = array_ops.transpose(out)
         return math_ops.conj(out) if b.dtype.is_complex else out
     sp = _check(sp_a, "tf.sparse.sparse_dense_matmul")
-    dense = convert_to_tensor(b, dtype=sp.dtype)
+    dense = convert_to_tensor(b, dtype_hint=sp.dtype)  # (another dtype: the op's error)
     return apply_op("SparseTensorDenseMatMul", _parts(sp) + [dense],
                     {"adjoint_a": bool(adjoint_a), "adjoint_b": bool(adjoint_b)},
                     name=name or "SparseTensorDenseMatMul")
@@ -112,10 +117,68 @@ def retain(sp_input, to_retain):
     """``tf.sparse.retain``: the entries where ``to_retain`` (a bool vector) is true."""
     sp = _check(sp_input, "tf.sparse.retain")
     keep = convert_to_tensor(to_retain, dtype=dtypes.bool_)
+    if keep.shape.rank not in (None, 1):
+        raise ValueError(f"Shape {keep.shape} must have rank 1")
+    n, k = sp.values.shape.as_tuple()[0], keep.shape.as_tuple()
+    if k is not None and None not in (n, k[0]) and n != k[0]:
+        raise ValueError(f"Dimensions {n} and {k[0]} are not compatible")
     where = array_ops.reshape(math_ops.where(keep), [-1])
     out = SparseTensor(array_ops.gather(sp.indices, where), array_ops.gather(sp.values, where),
                        sp.dense_shape)
     return out._with_static_shape(sp.shape)
+
+
+def reset_shape(sp_input, new_shape=None):
+    """``tf.sparse.reset_shape``: the same entries in ``new_shape`` (no smaller than the
+    current shape), or in the tight bounding box of the entries when it is None."""
+    sp = _check(sp_input, "tf.sparse.reset_shape")
+    if new_shape is None:
+        bound = math_ops.reduce_max(sp.indices, axis=0) + 1  # (no entries: the int64 minimum)
+        shape = math_ops.maximum(convert_to_tensor(0, dtype=dtypes.int64), bound)
+        return SparseTensor(sp.indices, sp.values, shape)
+    shape = math_ops.cast(convert_to_tensor(new_shape), dtypes.int64)
+    if shape.shape.rank != 1:
+        raise ValueError(f"Shape {shape.shape} must have rank 1")
+    rank, given = sp.shape.rank, shape.shape.as_tuple()[0]
+    if None not in (rank, given) and rank != given:
+        raise ValueError(f"Dimensions {given} and {rank} are not compatible")
+    wanted = _static_value(shape)
+    if wanted is not None and sp.shape.is_fully_defined():
+        current = np.array(sp.shape.as_list())
+        if not np.all(current <= wanted):
+            # (TensorFlow's message names the two shapes the other way round)
+            raise ValueError("Requested new_shape should have dimension sizes >= "
+                             f"sp_input.shape.  Found new_shape ({current}), sp_input.shape "
+                             f"({wanted}).")
+    else:
+        logging_ops.assert_equal(array_ops.shape(sp.dense_shape), array_ops.shape(shape))
+        logging_ops.assert_less_equal(sp.dense_shape, shape)
+    return SparseTensor(sp.indices, sp.values, shape)
+
+
+def cross(inputs, name=None, separator=None):
+    """``tf.sparse.cross``: ``tf.ragged.cross`` of dense and sparse 2-D inputs, as a
+    SparseTensor (numbers cast to int64 first, as TensorFlow casts them)."""
+    return _cross(inputs, False, 0, None, name, separator)
+
+
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """``tf.sparse.cross_hashed``: ``tf.ragged.cross_hashed`` as a SparseTensor."""
+    return _cross(inputs, True, num_buckets, hash_key, name, None)
+
+
+def _cross(inputs, hashed, num_buckets, hash_key, name, separator):
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError("Inputs must be a list")
+    if not all(isinstance(t, (SparseTensor, Tensor)) for t in inputs):
+        raise TypeError("All inputs must be Tensor or SparseTensor.")
+    cast = [t if t.dtype in (dtypes.string, dtypes.int64) else
+            (t.with_values(math_ops.cast(t.values, dtypes.int64)) if isinstance(t, SparseTensor)
+             else math_ops.cast(t, dtypes.int64)) for t in inputs]
+    out = ragged_more_ops._cross(cast, hashed, num_buckets, hash_key,
+                                 name or ("SparseCrossHashed" if hashed else "SparseCrossV2"),
+                                 "_X_" if separator is None else separator)
+    return out.to_sparse()
 
 
 def _reduction(op: str, default_name: str):
@@ -245,38 +308,59 @@ def softmax(sp_input, name=None) -> SparseTensor:
     return SparseTensor(sp.indices, e / array_ops.gather(total, rows), sp.dense_shape)
 
 
+def _sparse_segment(kind: str):
+    def segment(data, indices, segment_ids, num_segments=None, name=None,
+                sparse_gradient=False):
+        from runtime.ops import special_ops
+        rows = array_ops.gather(data, indices)
+        ids = convert_to_tensor(segment_ids)
+        if num_segments is None:  # (TensorFlow's segment ids are sorted: the last one + 1)
+            n = math_ops.maximum(math_ops.reduce_max(ids) + 1, 0)
+        else:
+            n = convert_to_tensor(num_segments, dtype=ids.dtype)
+        sums = special_ops.unsorted_segment_sum(rows, ids, n)
+        if kind == "sum":
+            return sums
+        counts = special_ops.unsorted_segment_sum(array_ops.ones_like(ids, dtype=sums.dtype),
+                                                  ids, n)
+        counts = math_ops.maximum(counts, convert_to_tensor(1, dtype=sums.dtype))
+        if kind == "sqrt_n":
+            counts = math_ops.sqrt(counts)
+        inner = array_ops.concat([array_ops.shape(counts), array_ops.ones_like(
+            array_ops.shape(sums)[1:])], 0)
+        return sums / array_ops.reshape(counts, inner)
+    segment.__name__ = f"segment_{kind}"
+    segment.__doc__ = (f"``tf.sparse.segment_{kind}``: the {kind} of the rows ``data[indices]`` "
+                       "per segment id (empty segments are 0).")
+    return segment
+
+
+segment_sum = _sparse_segment("sum")
+segment_mean = _sparse_segment("mean")
+segment_sqrt_n = _sparse_segment("sqrt_n")
+
+
 def bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
              binary_output: bool = False, name=None) -> SparseTensor:
-    """``tf.sparse.bincount`` of a dense 1-D or 2-D tensor: the bins that occur, as a
-    SparseTensor (per row with ``axis=-1``) of counts of the input's dtype, or sums of
-    ``weights``. Bins run to max(values, 0) + 1 (at least ``minlength``, values at or past
-    ``maxlength`` dropped), as TensorFlow's kernel counts them."""
+    """``tf.sparse.bincount`` of a 1-D or 2-D tensor, RaggedTensor or SparseTensor: the bins
+    that occur, as a SparseTensor (per row with ``axis=-1``) of counts of the input's dtype,
+    or sums of ``weights`` (of the same kind as ``values``). Bins run to max(values, 0) + 1
+    (at least ``minlength``, values at or past ``maxlength`` dropped), as TensorFlow's kernel
+    counts them."""
     from runtime.ops import special_ops
     if binary_output and weights is not None:
         raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
                          "Please specify only one.")
-    if hasattr(values, "_type_spec"):
-        raise NotImplementedError("tf.sparse.bincount of a sparse or ragged input is not "
-                                  "supported; pass a dense tensor")
-    x = convert_to_tensor(values)
-    rank = x.shape.rank
-    if rank not in (1, 2):
-        raise InvalidArgumentError(message=f"tf.sparse.bincount: Input must be a 1 or "
-                                   f"2-dimensional tensor. Got rank {rank}")
-    per_row = axis in (-1, 1) and rank == 2
-    w = None if weights is None else convert_to_tensor(weights)
-    if not per_row:
-        x = array_ops.reshape(x, [1, -1])
-        w = None if w is None else array_ops.reshape(w, [1, -1])
+    x, rows, nrows, w = _bincount_entries(values, weights, axis)
     size = math_ops.maximum(math_ops.reduce_max(x), 0) + 1
     if minlength is not None:
         size = math_ops.maximum(size, math_ops.cast(minlength, x.dtype))
     if maxlength is not None:
         size = math_ops.minimum(size, math_ops.cast(maxlength, x.dtype))
-    nrows = math_ops.cast(array_ops.shape(x)[0], x.dtype)
-    ids = array_ops.reshape(math_ops.cast(array_ops.range_(nrows), x.dtype), [-1, 1]) * size + x
+    ids = x if rows is None else math_ops.cast(rows, x.dtype) * size + x
     keep = math_ops.logical_and(math_ops.less(x, size), math_ops.greater_equal(x, 0))
     ids = array_ops.boolean_mask(ids, keep)
+    nrows = math_ops.cast(nrows, x.dtype)
     n = nrows * size
     present = special_ops.unsorted_segment_sum(array_ops.ones_like(ids), ids, n)
     where = array_ops.reshape(math_ops.where(math_ops.greater(present, 0)), [-1])
@@ -287,9 +371,44 @@ def bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
         counts = array_ops.gather(special_ops.unsorted_segment_sum(weight, ids, n), where)
     size64 = math_ops.cast(size, dtypes.int64)
     cols = where % size64
-    if per_row:
+    if rows is not None:
         indices = array_ops.stack([where // size64, cols], axis=1)
         shape = array_ops.stack([math_ops.cast(nrows, dtypes.int64), size64])
     else:
         indices, shape = array_ops.reshape(cols, [-1, 1]), array_ops.reshape(size64, [1])
     return SparseTensor(indices, counts, shape)
+
+
+def _bincount_entries(values, weights, axis):
+    """``(values, row of each value, number of rows, weights)`` of ``bincount``'s input, all
+    flat; the rows are None (one row: the whole input) unless counting per row (``axis=-1``
+    of a 2-D input)."""
+    from runtime.ragged.ragged_tensor import RaggedTensor
+    kind = RaggedTensor if isinstance(values, RaggedTensor) else \
+        SparseTensor if isinstance(values, SparseTensor) else None
+    if kind is not None and weights is not None and not isinstance(weights, kind):
+        raise ValueError(f"`weights` must be a {kind.__name__} if `values` is a "
+                         f"{kind.__name__}. Received argument weights={weights!r} of type: "
+                         f"{type(weights).__name__}.")
+    if kind is RaggedTensor:
+        x, rank = values.flat_values, values.shape.rank
+        rows, nrows = values.value_rowids(), values.nrows()
+        w = None if weights is None else weights.flat_values
+    elif kind is SparseTensor:
+        x, rank = values.values, values.shape.rank
+        rows, nrows = values.indices[:, 0], values.dense_shape[0]
+        w = None if weights is None else weights.values
+    else:
+        dense = convert_to_tensor(values)
+        rank = dense.shape.rank
+        if rank not in (1, 2):
+            raise InvalidArgumentError(message=f"tf.sparse.bincount: Input must be a 1 or "
+                                       f"2-dimensional tensor. Got rank {rank}")
+        x = array_ops.reshape(dense, [-1])
+        w = None if weights is None else array_ops.reshape(convert_to_tensor(weights), [-1])
+        nrows = array_ops.shape(dense)[0]
+        rows = array_ops.reshape(array_ops.range_(nrows)[:, None] * array_ops.ones_like(dense),
+                                 [-1]) if rank == 2 else None
+    if axis in (-1, 1) and rank == 2:
+        return x, rows, nrows, w
+    return x, None, 1, w

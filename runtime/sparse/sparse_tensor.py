@@ -14,6 +14,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import as_dtype
+from graph.errors import InvalidArgumentError
 from graph.shapes import TensorShape, as_shape
 from runtime.composite import CompositeTensor
 from runtime.ops.core import apply_op, convert_to_tensor
@@ -150,6 +151,14 @@ class SparseTensor(CompositeTensor):
     def _with_dense(self, other, fn) -> "SparseTensor":
         from runtime.ops import array_ops
         dense = convert_to_tensor(other, dtype=self.dtype)
+        a, b = self.shape, dense.shape
+        if a.is_fully_defined() and b.is_fully_defined() and (
+                b.rank > a.rank or any(y not in (1, x) for x, y in
+                                       zip(a.as_tuple()[::-1], b.as_tuple()[::-1]))):
+            raise InvalidArgumentError(
+                message="SparseDenseBinaryOpShared broadcasts dense to sparse only; got "
+                        f"incompatible shapes: [{','.join(map(str, a.as_tuple()))}] vs. "
+                        f"[{','.join(map(str, b.as_tuple()))}]{_where()}")
         at_entries = array_ops.gather_nd(array_ops.broadcast_to(dense, self._dense_shape),
                                          self._indices)
         return self.with_values(fn(self._values, at_entries))
