@@ -163,11 +163,12 @@ def infer_dtype(value) -> DType:
         if not value:
             return float32
         kinds = [infer_dtype(v) for v in value]
-        if complex128 in kinds and kinds[0] is not complex128:  # TensorFlow never widens to complex
+        names = {k.name for k in kinds}  # (names: DType's dataclass __eq__ is slow)
+        if "complex128" in names and kinds[0] is not complex128:  # TF never widens to complex
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
         for candidate in (string, complex128, float32, int64, int32, bool_):
-            if candidate in kinds:
-                if candidate is string and len(set(kinds)) > 1:
+            if candidate.name in names:
+                if candidate is string and len(names) > 1:
                     raise TypeError(f"Cannot mix strings and numbers in one tensor: {value!r}")
                 return candidate
         return kinds[0]

@@ -66,5 +66,13 @@ from runtime.sparse import SparseTensor, SparseTensorSpec  # noqa: F401
 from runtime.tensor_spec import TypeSpec  # noqa: F401
 from runtime.data.optional import OptionalSpec  # noqa: F401,E402
 from runtime.composite import CompositeTensor, dispatch_api as _dispatch_api  # noqa: F401
+from runtime import compat, sets, version  # noqa: F401,E402  (tf.compat, tf.sets, tf.version)
+from runtime.ops.control_ops import *  # noqa: F401,F403,E402
+from runtime.ops.extra_ops import *  # noqa: F401,F403,E402
+from runtime.ops.init_ops import *  # noqa: F401,F403,E402
+from runtime.ops.type_ops import *  # noqa: F401,F403,E402
+from runtime.ops.linalg_extra import *  # noqa: F401,F403,E402
+from runtime.gradients import NotDifferentiable as no_gradient, RegisterGradient  # noqa: F401,E402
+double, half = float64, float16
 _dispatch_api(globals())  # tf.add, tf.reduce_sum... on RaggedTensor / SparseTensor arguments
 from runtime import experimental  # noqa: F401,E402  (tf.experimental.ExtensionType...)

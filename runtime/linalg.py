@@ -7,3 +7,7 @@ from runtime.ops.linalg_ops import (adjoint, band_part, cholesky, cholesky_solve
                                     norm, pinv, qr, set_diag, slogdet, solve, svd, tensordot,
                                     trace, triangular_solve)
 from runtime.ops.math_ops import matmul  # noqa: F401
+from runtime.ops.linalg_extra import (l2_normalize, lu, lu_matrix_inverse,  # noqa: F401
+                                      lu_reconstruct, lu_solve, matrix_rank, normalize, sqrtm,
+                                      tensor_diag, tensor_diag_part, tridiagonal_matmul,
+                                      tridiagonal_solve)

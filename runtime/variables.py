@@ -22,6 +22,7 @@ from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.ops import operators
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, _numpy_text
+from runtime.variable_enums import VariableAggregation, VariableSynchronization
 
 
 # Called with each new Variable before it creates state (runtime.function installs one).
@@ -39,8 +40,29 @@ class Variable:
         # ``tf.Variable(...)`` makes a ResourceVariable, as TensorFlow's metaclass does.
         return super().__new__(ResourceVariable if cls is Variable else cls)
 
-    def __init__(self, initial_value=None, trainable: bool = True, name: str | None = None,
-                 dtype=None, shape=None):
+    def __init__(self, initial_value=None, trainable=None, validate_shape: bool = True,
+                 caching_device=None, name: str | None = None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None,
+                 synchronization=VariableSynchronization.AUTO,
+                 aggregation=VariableAggregation.NONE, shape=None,
+                 experimental_enable_variable_lifting: bool = True):
+        """TensorFlow's signature (``validate_shape`` and ``caching_device`` change nothing
+        here, as in TensorFlow 2 eagerly); ``variable_def`` and ``import_scope`` (TensorFlow 1
+        graph-mode arguments) must be left unset."""
+        if variable_def is not None or import_scope is not None:
+            raise ValueError("tf.Variable: variable_def and import_scope are TensorFlow 1 "
+                             "graph-mode arguments; create the variable from initial_value")
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f"The `constraint` argument must be a callable, got {constraint!r}")
+        synchronization = VariableSynchronization(synchronization)
+        aggregation = VariableAggregation(aggregation)
+        if trainable is None:  # (TensorFlow: on-read variables are not trained by default)
+            trainable = synchronization is not VariableSynchronization.ON_READ
+        elif trainable and synchronization is VariableSynchronization.ON_READ:
+            raise ValueError("Synchronization value can be set to "
+                             "VariableSynchronization.ON_READ only for non-trainable variables. "
+                             "You have specified trainable=True and "
+                             "synchronization=VariableSynchronization.ON_READ.")
         for hook in _CREATION_HOOKS:  # a tf.function being traced counts (or refuses) it
             hook(self)
         if initial_value is None:
@@ -60,6 +82,8 @@ class Variable:
             raise ValueError(f"tf.Variable: the initial value has shape {value.shape}, which "
                              f"does not fit shape={self._shape}")
         self._trainable = bool(trainable)
+        self._constraint = constraint
+        self._synchronization, self._aggregation = synchronization, aggregation
         self._name = f"{name or 'Variable'}:0"
         self._resource = resources.new_resource(np.array(value.numpy(), dtype=self._dtype
                                                          .numpy_dtype))
@@ -68,6 +92,11 @@ class Variable:
     @property
     def name(self) -> str:
         return self._name
+
+    constraint = property(lambda self: self._constraint,
+                          doc="The projection an optimizer applies after each update, or None.")
+    synchronization = property(lambda self: self._synchronization)
+    aggregation = property(lambda self: self._aggregation)
 
     @property
     def dtype(self):

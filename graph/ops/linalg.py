@@ -8,7 +8,10 @@ are TensorFlow's: a singular MatrixInverse/MatrixSolve raises, a matrix
 that is not positive definite gives a NaN Cholesky factor (what
 TensorFlow 2.21's CPU kernel returns), a singular triangular solve gives
 inf. The diagonal ops are the V3 ones: a band of diagonals ``k = (lo, hi)``
-packed with TensorFlow's alignment (``RIGHT_LEFT`` by default).
+packed with TensorFlow's alignment (``RIGHT_LEFT`` by default). ``Lu`` is
+Doolittle with partial pivoting over the whole batch at once (a zero pivot is
+TensorFlow's "not invertible"); ``MatrixSquareRoot`` the scaled Denman-Beavers
+iteration, nan where a real matrix has no real principal root.
 """
 from __future__ import annotations
 
@@ -740,3 +743,94 @@ register_op("MatrixDiagV3", _diag_infer, _diag, kernel_attrs=("align",))
 register_op("MatrixDiagPartV3", _diag_part_infer, _diag_part, kernel_attrs=("align",))
 register_op("MatrixSetDiagV3", _set_diag_infer, _set_diag, kernel_attrs=("align",))
 register_op("MatrixBandPart", _band_part_infer, _band_part)
+
+
+# -- LU factorization and matrix square root (tf.linalg.lu, tf.linalg.sqrtm) -----------------------
+
+def _float_or_complex(op: str, x) -> None:
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise _error(f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed "
+                     f"values: {_FLOAT_NAMES} ; NodeDef: {{{{node {op}}}}}. "
+                     "Cast the input first: tf.cast(x, tf.float32).")
+
+
+def _lu_infer(inputs, attrs):
+    expect_arity("Lu", inputs, 1)
+    x = inputs[0]
+    _float_or_complex("Lu", x)
+    index_type = attrs.get("output_idx_type", int32)
+    if index_type not in (int32, int64):
+        raise _error(f"Lu: output_idx_type must be int32 or int64, got {index_type.name}")
+    dims = _matrix_dims("Lu", x)
+    if dims is None:
+        return [TensorType(x.dtype, TensorShape(None)), TensorType(index_type, TensorShape(None))]
+    return [TensorType(x.dtype, TensorShape(dims)), TensorType(index_type, TensorShape(dims[:-1]))]
+
+
+def _lu(a, output_idx_type=int32):
+    """Doolittle with partial pivoting over every matrix of the batch at once: P A = L U,
+    L (unit diagonal) below the diagonal of the result, U on and above it; ``p[i]`` is
+    the row of A that row i of P A is."""
+    a = np.asarray(a)
+    _square_value("Lu", a)
+    lu = _work(a).copy()
+    n = a.shape[-1]
+    batch = lu.reshape((-1, n, n))
+    perm = np.broadcast_to(np.arange(n), (batch.shape[0], n)).copy()
+    rows = np.arange(batch.shape[0])
+    for k in range(n):
+        pivot = k + np.argmax(np.abs(batch[:, k:, k]), axis=1)
+        if np.any(batch[rows, pivot, k] == 0):
+            raise _error("Input is not invertible.")
+        batch[rows, k], batch[rows, pivot] = batch[rows, pivot].copy(), batch[rows, k].copy()
+        perm[rows, k], perm[rows, pivot] = perm[rows, pivot], perm[rows, k].copy()
+        batch[:, k + 1:, k] /= batch[:, k:k + 1, k]
+        batch[:, k + 1:, k + 1:] -= batch[:, k + 1:, k:k + 1] * batch[:, k:k + 1, k + 1:]
+    out = batch.reshape(a.shape).astype(a.dtype, copy=False)
+    return out, perm.reshape(a.shape[:-1]).astype(output_idx_type.numpy_dtype)
+
+
+def _sqrtm(a):
+    """The principal square root by the scaled Denman-Beavers iteration (Y -> sqrt(A),
+    Z -> its inverse), in double precision; a matrix with an eigenvalue on the closed
+    negative real axis has no principal root: nan, as TensorFlow returns."""
+    a = np.asarray(a)
+    _square_value("MatrixSquareRoot", a)
+    n = a.shape[-1]
+    if a.size == 0:
+        return np.empty(a.shape, a.dtype)
+    work = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    y, z = work.copy(), np.broadcast_to(np.eye(n, dtype=work.dtype), work.shape).copy()
+    with np.errstate(all="ignore"):
+        for _ in range(60):
+            try:
+                y_inv, z_inv = np.linalg.inv(y), np.linalg.inv(z)
+            except np.linalg.LinAlgError:
+                return np.full(a.shape, np.nan, a.dtype)
+            # determinant scaling keeps the early steps from overshooting
+            det = np.abs(np.linalg.det(y) * np.linalg.det(z)) ** (-1 / (2 * n))
+            det = np.where(np.isfinite(det) & (det > 0), det, 1.0)[..., None, None]
+            y_next = 0.5 * (det * y + z_inv / det)
+            z = 0.5 * (det * z + y_inv / det)
+            done = np.max(np.abs(y_next - y)) <= 1e-15 * max(np.max(np.abs(y_next)), 1e-300)
+            y = y_next
+            if done:
+                break
+        residual = np.abs(y @ y - work).max(axis=(-2, -1), keepdims=True)
+        scale = np.abs(work).max(axis=(-2, -1), keepdims=True)
+        bad = ~(residual <= 1e-8 * np.maximum(scale, 1.0))
+    if work.dtype.kind != "c":
+        y = np.where(bad, np.nan, y)
+    return y.astype(a.dtype, copy=False)
+
+
+def _sqrtm_infer(inputs, attrs):
+    expect_arity("MatrixSquareRoot", inputs, 1)
+    x = inputs[0]
+    _float_or_complex("MatrixSquareRoot", x)
+    dims = _matrix_dims("MatrixSquareRoot", x)
+    return [TensorType(x.dtype, TensorShape(None if dims is None else dims))]
+
+
+register_op("Lu", _lu_infer, _lu, kernel_attrs=("output_idx_type",))
+register_op("MatrixSquareRoot", _sqrtm_infer, _sqrtm)

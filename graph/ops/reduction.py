@@ -74,13 +74,13 @@ def _axis(axis):
 
 
 def _sum(x, axis=None, keep_dims=False):
-    x = np.asarray(x)
-    return np.sum(x, axis=_axis(axis), dtype=x.dtype, keepdims=keep_dims)
+    x = np.asarray(x)  # (the ufunc's reduce is np.sum without its ~1.5 µs of wrapping)
+    return np.add.reduce(x, axis=_axis(axis), dtype=x.dtype, keepdims=keep_dims)
 
 
 def _prod(x, axis=None, keep_dims=False):
     x = np.asarray(x)
-    return np.prod(x, axis=_axis(axis), dtype=x.dtype, keepdims=keep_dims)
+    return np.multiply.reduce(x, axis=_axis(axis), dtype=x.dtype, keepdims=keep_dims)
 
 
 def _mean(x, axis=None, keep_dims=False):

@@ -12,15 +12,26 @@ written here vectorized, computed in float64 and cast back to the input dtype:
   tails, where 1 - |y| is exact); about 1e-15 relative.
 - igamma/igammac: the power series (x < a + 1) or Legendre's continued fraction,
   iterated until every element converged; about 1e-14 relative.
+- ndtri (and so erfcinv): Winitzki's start written with log(y (2 - y)), Halley steps on
+  erfc, so the far tail (p = 1e-300) keeps its digits.
+- bessel_i0/i1 (and the exp(-|x|) scaled i0e/i1e): the power series up to |x| = 30,
+  Hankel's asymptotic series beyond.
+- betainc: the continued fraction of I_x(a, b) with the symmetry 1 - I_{1-x}(b, a).
+- zeta (Hurwitz) by Euler-Maclaurin as Cephes does; polygamma from zeta and lgamma.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
-from graph.dtypes import bool_
+from graph.dtypes import bool_, float64
 from graph.errors import InvalidArgumentError
+from graph.ir import TensorType
+from graph.ops.infer import expect_arity, same_dtype
 from graph.ops.math import binary_rule, unary_rule
 from graph.registry import register_op
+from graph.shapes import TensorShape
 
 _SQRT_PI = np.sqrt(np.pi)
 _LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
@@ -214,6 +225,184 @@ def igammac(a, x):
     return _igamma_parts(a, x)[1]
 
 
+# -- ndtri (the normal quantile) ----------------------------------------------------------
+
+def _erfcinv_small(y):
+    """u with erfc(u) = y for 0 < y <= 1: Winitzki's start, its log(1 - t^2) written as
+    log(y (2 - y)) so that tiny y keep their digits, then Halley steps on erfc."""
+    a = 0.147
+    ln = np.log(y) + np.log(2 - y)
+    first = 2 / (np.pi * a) + ln / 2
+    u = np.sqrt(np.maximum(np.sqrt(first * first - ln / a) - first, 0.0))
+    for _ in range(4):
+        f = _erf_parts(u)[1] - y
+        slope = -2 / _SQRT_PI * np.exp(-u * u)
+        u = u - f / (slope * (1 + u * f / slope))  # Halley's step: f'' = -2u f'
+    return u
+
+
+def ndtri(p):
+    """The x with Phi(x) = p: -sqrt(2) erfcinv(2p), the tail solved on the small side."""
+    y = 2 * np.asarray(p, np.float64)
+    upper = y > 1
+    small = np.where(upper, 2 - y, y)  # erfcinv(2 - y) = -erfcinv(y)
+    inside = (small > 0) & (small <= 1)
+    u = _erfcinv_small(np.where(inside, small, 1.0))
+    u = np.where(upper, -u, u)
+    x = -np.sqrt(2) * u
+    x = np.where(y == 0, -np.inf, np.where(y == 2, np.inf, x + 0.0))  # (no -0.0)
+    return np.where((y < 0) | (y > 2) | np.isnan(y), np.nan, x)
+
+
+# -- modified Bessel functions I0, I1 ----------------------------------------------------------
+
+_BESSEL_SERIES_LIMIT = 30.0
+
+
+def _bessel_ie(x, order: int):
+    """exp(-|x|) I_order(x) (order 0 or 1): the all-positive power series up to |x| = 30,
+    Hankel's asymptotic series beyond (its error there is below e^-60)."""
+    ax = np.abs(x)
+    small = ax <= _BESSEL_SERIES_LIMIT
+    xs = np.where(small, ax, 0.0)
+    q = xs * xs / 4
+    term = np.ones_like(xs) if order == 0 else xs / 2
+    total = term.copy()
+    for k in range(1, 120):
+        term = term * q / (k * (k + order))
+        total = total + term
+    series = total * np.exp(-xs)
+    xl = np.where(small, 1.0, ax)
+    mu = 4.0 * order * order
+    term = np.ones_like(xl)
+    asym = term.copy()
+    for k in range(1, 40):
+        term = term * -(mu - (2 * k - 1) ** 2) / (k * 8 * xl)
+        asym = asym + term
+    asym = asym / np.sqrt(2 * np.pi * xl)
+    out = np.where(small, series, asym)
+    out = np.where(np.isinf(ax), 0.0, out)
+    return np.where(x < 0, -out, out) if order == 1 else out
+
+
+def bessel_i0e(x):
+    return _bessel_ie(x, 0)
+
+
+def bessel_i1e(x):
+    return _bessel_ie(x, 1)
+
+
+def bessel_i0(x):
+    return _bessel_ie(x, 0) * np.exp(np.abs(x))
+
+
+def bessel_i1(x):
+    return _bessel_ie(x, 1) * np.exp(np.abs(x))
+
+
+# -- regularized incomplete beta -----------------------------------------------------------
+
+def _lbeta(a, b):
+    return lgamma(a) + lgamma(b) - lgamma(a + b)
+
+
+def _beta_fraction(a, b, x):
+    """The continued fraction of I_x(a, b) (modified Lentz), for x < (a + 1) / (a + b + 2)."""
+    tiny = 1e-300
+    c = np.ones_like(x)
+    d = 1 - (a + b) * x / (a + 1)
+    d = 1 / np.where(np.abs(d) < tiny, tiny, d)
+    h = d.copy()
+    for m in range(1, 3000):
+        m2 = 2 * m
+        for an in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+                   -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
+            d = 1 + an * d
+            d = 1 / np.where(np.abs(d) < tiny, tiny, d)
+            c = 1 + an / c
+            c = np.where(np.abs(c) < tiny, tiny, c)
+            delta = c * d
+            h = h * delta
+        if not np.any(np.abs(delta - 1) > 1e-16):
+            break
+    return h
+
+
+def betainc(a, b, x):
+    """I_x(a, b) for a, b > 0 and 0 <= x <= 1 (else nan), by the continued fraction on
+    the side where it converges, I_x(a, b) = 1 - I_{1-x}(b, a) on the other."""
+    a, b, x = np.broadcast_arrays(a, b, x)
+    valid = (a > 0) & (b > 0) & (x >= 0) & (x <= 1)
+    flip = x > (a + 1) / (a + b + 2)
+    a1 = np.where(valid, np.where(flip, b, a), 1.0)
+    b1 = np.where(valid, np.where(flip, a, b), 1.0)
+    x1 = np.where(valid, np.where(flip, 1 - x, x), 0.5)
+    inner = (x1 > 0) & (x1 < 1)
+    xs = np.where(inner, x1, 0.5)
+    log_front = a1 * np.log(xs) + b1 * np.log1p(-xs) - _lbeta(a1, b1)
+    part = np.where(inner, np.exp(log_front) * _beta_fraction(a1, b1, xs) / a1,
+                    np.where(x1 >= 1, 1.0, 0.0))
+    out = np.where(flip, 1 - part, part)
+    return np.where(valid, out, np.nan)
+
+
+# -- Hurwitz zeta and polygamma ----------------------------------------------------------------
+
+# B_2j / (2j)! for j = 1..12 (Cephes' zeta: 9 shifted terms, then Euler-Maclaurin)
+_ZETA_A = np.array([12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
+                    7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
+                    -4.5979787224074726105e15, 1.8152105401943546773e17,
+                    -7.1661652561756670113e18])
+
+
+def zeta(x, q):
+    """The Hurwitz zeta function sum_k (k + q)^-x for x > 1 (q <= 0 only for integer x),
+    as Cephes computes it: terms summed until q + k > 9, then Euler-Maclaurin. At a
+    non-positive integer q it is inf for even x, nan for odd x (Eigen's choice)."""
+    x, q = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(q, np.float64))
+    integer_q = (q <= 0) & (q == np.floor(q))
+    even_x = np.mod(x, 2) == 0
+    pole = (x == 1) | (integer_q & even_x)
+    bad = ((x < 1) | ((q <= 0) & (x != np.floor(x))) | (integer_q & ~even_x)
+           | np.isnan(x) | np.isnan(q))
+    ok = ~(pole | bad)
+    xs, qs = np.where(ok, x, 2.0), np.where(ok, q, 1.0)
+    w = qs.copy()
+    last = w ** -xs
+    total = last.copy()
+    k = 0
+    while k < 9 or np.any(w <= 9):
+        more = (w <= 9) | (k < 9)
+        w = np.where(more, w + 1, w)
+        last = np.where(more, w ** -xs, last)
+        total = np.where(more, total + last, total)
+        k += 1
+    # the last term w^-x was summed whole: the trapezoid takes half of it
+    total = total + last * w / (xs - 1) - 0.5 * last
+    factor = np.ones_like(xs)
+    power = last
+    for j in range(12):
+        factor = factor * (xs + 2 * j)
+        power = power / w
+        total = total + factor * power / _ZETA_A[j]
+        factor = factor * (xs + 2 * j + 1)
+        power = power / w
+    return np.where(pole, np.inf, np.where(bad, np.nan, total))
+
+
+def polygamma(n, x):
+    """psi^(n)(x): digamma for n = 0, (-1)^(n+1) n! zeta(n + 1, x) for integer n >= 1;
+    nan for other n."""
+    n, x = np.broadcast_arrays(np.asarray(n, np.float64), np.asarray(x, np.float64))
+    integer = (n >= 0) & (n == np.floor(n))
+    k = np.where(integer, n, 1.0)
+    sign = np.where(np.mod(k, 2) == 0, -1.0, 1.0)  # (-1)^(n+1)
+    higher = sign * np.exp(lgamma(k + 1)) * zeta(k + 1, x)
+    out = np.where(n == 0, digamma(x), higher)
+    return np.where(integer, out, np.nan)
+
+
 # -- safe and truncating divisions ---------------------------------------------------------
 
 def _xlogy(x, y):
@@ -273,7 +462,9 @@ _UNARY = {
     "Atanh": np.arctanh, "Log1p": np.log1p, "Expm1": np.expm1, "Rint": np.rint,
     "Reciprocal": np.reciprocal,
     "Erf": _float64(erf), "Erfc": _float64(erfc), "Erfinv": _float64(erfinv),
-    "Lgamma": _float64(lgamma), "Digamma": _float64(digamma),
+    "Lgamma": _float64(lgamma), "Digamma": _float64(digamma), "Ndtri": _float64(ndtri),
+    "BesselI0": _float64(bessel_i0), "BesselI1": _float64(bessel_i1),
+    "BesselI0e": _float64(bessel_i0e), "BesselI1e": _float64(bessel_i1e),
 }
 _PREDICATES = {"IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite}
 # name: (kernel, allowed kinds)
@@ -283,6 +474,7 @@ _BINARY = {
     "DivNoNan": (_div_no_nan, "fc"), "MulNoNan": (_mul_no_nan, "fc"),
     "NextAfter": (np.nextafter, "f"),
     "Igamma": (_float64(igamma), "f"), "Igammac": (_float64(igammac), "f"),
+    "Zeta": (_float64(zeta), "f"), "Polygamma": (_float64(polygamma), "f"),
     "TruncateDiv": (_truncate_div, "fi"), "TruncateMod": (_truncate_mod, "fi"),
     "LeftShift": (_shift(np.left_shift), "i"), "RightShift": (_shift(np.right_shift), "i"),
 }
@@ -321,3 +513,67 @@ for _name, (_kernel, _allowed) in _BINARY.items():
     rule = _nextafter_rule() if _name == "NextAfter" else \
         binary_rule(_name, _allowed, hint=_FLOAT_HINT if _allowed == "f" else "")
     register_op(_name, rule, _kernel)
+
+
+# -- timestamp ---------------------------------------------------------------------------
+
+def _timestamp():
+    return np.float64(time.time())
+
+
+register_op("Timestamp", lambda inputs, attrs: [TensorType(float64, TensorShape([]))],
+            _timestamp, stateful=True)
+
+
+# -- betainc: three same-dtype inputs, each a scalar or of the one common shape ----------------
+
+def _betainc_infer(inputs, attrs):
+    expect_arity("Betainc", inputs, 3)
+    dtype = same_dtype("Betainc", inputs)
+    if dtype.name not in ("float32", "float64"):
+        raise InvalidArgumentError(message=f"Betainc does not support {dtype.name} tensors "
+                                           "(it takes float32 and float64 tensors).")
+    shape = TensorShape([])
+    for t, what in zip(inputs, "abx"):
+        if t.shape.rank == 0:
+            continue
+        if shape.rank == 0:
+            shape = t.shape
+        elif not shape.is_compatible_with(t.shape):
+            raise InvalidArgumentError(message=f"Shapes of a and {what} are inconsistent: "
+                                               f"{shape} vs. {t.shape}")
+        else:
+            shape = shape.merge_with(t.shape)
+    return [TensorType(dtype, shape)]
+
+
+register_op("Betainc", _betainc_infer, _float64(betainc))
+
+
+# -- invert_permutation ---------------------------------------------------------------------------
+
+def _invert_permutation_infer(inputs, attrs):
+    expect_arity("InvertPermutation", inputs, 1)
+    x = inputs[0]
+    if x.dtype.name not in ("int32", "int64"):
+        raise InvalidArgumentError(message=f"InvertPermutation does not support {x.dtype.name} "
+                                           "tensors (it takes int32 and int64 tensors).")
+    if x.shape.rank not in (None, 1):
+        raise InvalidArgumentError(message="invert_permutation expects a 1D vector.")
+    return [TensorType(x.dtype, TensorShape([x.shape[0] if x.shape.rank == 1 else None]))]
+
+
+def _invert_permutation(x):
+    n = x.shape[0]
+    bad = (x < 0) | (x >= n)
+    if bad.any():
+        raise InvalidArgumentError(message=f"{x[bad][0]} is not between 0 and {n}")
+    repeated = np.flatnonzero(np.bincount(x, minlength=n) > 1)
+    if repeated.size:
+        raise InvalidArgumentError(message=f"{repeated[0]} is duplicated in the input.")
+    out = np.empty(n, dtype=x.dtype)
+    out[x] = np.arange(n, dtype=x.dtype)
+    return out
+
+
+register_op("InvertPermutation", _invert_permutation_infer, _invert_permutation)

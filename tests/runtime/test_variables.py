@@ -221,3 +221,19 @@ def test_state_op_inference_errors():
     attrs = {"resource": 1, "dtype": rt.int32, "shape": TensorShape([3])}
     with pytest.raises(InvalidArgumentError, match="shapes are incompatible"):
         g.add_node("AssignAddVariableOp", [c.output(0)], attrs=attrs)
+
+
+def test_variable_takes_tensorflow_keyword_arguments():
+    # TensorFlow 2.21: ON_READ variables are not trainable by default, and cannot be made so.
+    import autograph as tf
+    w = tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ,
+                    aggregation=tf.VariableAggregation.SUM)
+    assert not w.trainable and w.aggregation is tf.VariableAggregation.SUM
+    assert w.synchronization is tf.VariableSynchronization.ON_READ
+    with pytest.raises(ValueError, match="ON_READ only for non-trainable"):
+        tf.Variable(1.0, trainable=True, synchronization=tf.VariableSynchronization.ON_READ)
+    v = tf.Variable([1.0], validate_shape=False, constraint=lambda x: x)
+    assert v.trainable and v.shape == [1] and callable(v.constraint)
+    assert v.aggregation is tf.VariableAggregation.NONE
+    with pytest.raises(ValueError, match="must be a callable"):
+        tf.Variable(1.0, constraint=3)
