@@ -37,6 +37,7 @@ set and reset per plan call (~0.4 µs with numpy 2), independent of the graph.
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import Callable, Sequence
 
 import numpy as np
@@ -70,21 +71,30 @@ _BINARY_OPERATORS = {
 }
 _UNARY_OPERATORS = {np.negative: "-"}
 _REDUCE_UFUNCS = {"Sum": np.add, "Prod": np.multiply}  # (both have an identity: empty is fine)
+_OBJECT = np.dtype(object)
 
 
 def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
     """The nodes needed for ``fetches`` and for every stateful op, in creation order."""
     needed: set[int] = set()
-    stack = [o.node for o in fetches]
-    stack += [n for n in graph.nodes if get_op(n.op).stateful]
+    add = needed.add
+    stack = list(map(_node_of, fetches))
+    for op in set(map(_op_of, graph.nodes)):  # (a few distinct ops: test each once)
+        if get_op(op).stateful:
+            stack += [n for n in graph.nodes if n.op == op]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        node = stack.pop()
+        node = pop()
         if id(node) in needed:
             continue
-        needed.add(id(node))
-        stack += [i.node for i in node.inputs]
-        stack += node.control_inputs
+        add(id(node))
+        extend(map(_node_of, node.inputs))
+        if node.control_inputs:
+            extend(node.control_inputs)
     return [n for n in graph.nodes if id(n) in needed]
+
+
+_node_of, _op_of = operator.attrgetter("node"), operator.attrgetter("op")
 
 
 class Plan:
@@ -197,8 +207,11 @@ def _plain_ufunc(node: Node, kernel) -> np.ufunc | None:
     """``kernel`` when it is a one-output numpy ufunc applied to numeric values."""
     if not isinstance(kernel, np.ufunc) or kernel.nout != 1 or len(node.outputs) != 1:
         return None
-    for t in [i.type for i in node.inputs] + node.outputs:
-        if t.dtype.is_string or t.dtype.numpy_dtype == np.dtype(object):
+    for t in node.outputs:
+        if t.dtype.is_string or t.dtype.numpy_dtype == _OBJECT:
+            return None
+    for i in node.inputs:
+        if i.dtype.is_string or i.dtype.numpy_dtype == _OBJECT:
             return None
     return kernel
 
@@ -210,7 +223,7 @@ def _scalar_form(value):
     on 0-d arrays, but array-with-constant arithmetic faster with a 0-d array,
     so generated code passes whichever form suits the node.
     """
-    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype != np.dtype(object):
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype != _OBJECT:
         return value[()]
     return None
 
@@ -236,20 +249,29 @@ class _Block:
         self.fetched = {_key(self.value(f)) for f in fetches}
         self.last: dict[tuple, int] = {}
         self.consumers: dict[tuple, list[Node]] = {}
-        last, consumers, canon = self.last, self.consumers, self.canon
+        self.keys: list[list[tuple]] = []  # per scheduled node: the keys of its inputs
+        last, consumers, canon, keys = self.last, self.consumers, self.canon, self.keys
         for idx, node in enumerate(self.nodes):
+            ins: list[tuple] = []
+            keys.append(ins)
             if node.op == "Identity" and (id(node), 0) in canon:
                 continue
             for i in node.inputs:
                 v = self.value(i) if i.node.op == "Identity" else i
                 k = id(v.node), v.index
+                ins.append(k)
                 last[k] = idx
-                if k in consumers:
-                    consumers[k].append(node)
-                else:
+                found = consumers.get(k)
+                if found is None:
                     consumers[k] = [node]
-            for j in range(len(node.outputs)):  # unused outputs die at once
-                last.setdefault((id(node), j), idx)
+                else:
+                    found.append(node)
+            n_out = len(node.outputs)  # unused outputs die at once:
+            if n_out == 1:
+                last.setdefault((id(node), 0), idx)
+            else:
+                for j in range(n_out):
+                    last.setdefault((id(node), j), idx)
 
     def value(self, output: Output) -> Output:
         if output.node.op != "Identity":
@@ -356,26 +378,29 @@ class _Codegen:
         def slot() -> str:
             return free.pop() if free else self.new_name("v")
 
-        for idx, node in enumerate(info.nodes):
-            if node.op == "Placeholder":
+        for idx, (node, ins) in enumerate(zip(info.nodes, info.keys)):
+            op = node.op
+            if op == "Placeholder":
                 if (id(node), 0) not in names:
                     raise InvalidArgumentError(
                         message=f"Placeholder {node.name!r} is needed but is not an input of "
                                 f"graph {graph.name!r}")
                 continue
-            if node.op == "Const":
+            if op == "Const":
                 value = node.attrs["value"]
                 name = names[id(node), 0] = self.bind("c", value)
                 scalar = _scalar_form(value)
                 if scalar is not None:
                     self.scalars[name] = self.bind("s", scalar)
                 continue
-            if node.op == "Identity" and (id(node), 0) in info.canon:
+            if op == "Identity" and (id(node), 0) in info.canon:
                 continue  # an alias of its input: no code
-            ins = [_key(alias(i)) for i in node.inputs]
             args = [names[k] for k in ins]
-            if node.outputs and all(t.shape.rank == 0 for t in node.outputs):
-                args = [self.scalars.get(a, a) for a in args]
+            n_out = len(node.outputs)
+            if (node.outputs[0].shape.rank == 0 if n_out == 1 else
+                    n_out and all(t.shape.rank == 0 for t in node.outputs)):
+                scalars = self.scalars
+                args = [scalars.get(a, a) for a in args]
             dying: list[Output] = []
             dying_keys: list[tuple] = []
             for i, k in zip(node.inputs, ins):
@@ -384,7 +409,7 @@ class _Codegen:
                     dying.append(alias(i))
                     dying_keys.append(k)
             released = [names[k] for k in dying_keys]
-            outs = [(id(node), j) for j in range(len(node.outputs))]
+            outs = [(id(node), 0)] if n_out == 1 else [(id(node), j) for j in range(n_out)]
             inline = (node.op in _IF_OPS or node.op in _WHILE_OPS) and \
                 loops < _MAX_INLINE_LOOPS and indent < _MAX_INLINE_INDENT
             if inline and node.op in _IF_OPS:
@@ -712,7 +737,7 @@ def _subscript(node: Node, args: list[str], call: str, index_guard) -> str | Non
     """
     x = node.inputs[0]
     dims = x.shape.as_tuple()
-    if dims is None or x.dtype.is_string or x.dtype.numpy_dtype == np.dtype(object):
+    if dims is None or x.dtype.is_string or x.dtype.numpy_dtype == _OBJECT:
         return None
     items = [tuple(item) for item in node.attrs["spec"]]
     used = sum(1 for item in items if item[0] in ("index", "slice"))
@@ -800,8 +825,8 @@ def check_value(value, node: Node, index: int) -> None:
     """Raises when a kernel's result disagrees with its node's inferred type."""
     expected = node.outputs[index]
     dtype = getattr(value, "dtype", None)
-    if expected.dtype.numpy_dtype == np.dtype(object):
-        ok_dtype = dtype == np.dtype(object) or isinstance(value, (bytes, object))
+    if expected.dtype.numpy_dtype == _OBJECT:
+        ok_dtype = dtype == _OBJECT or isinstance(value, (bytes, object))
     else:
         ok_dtype = dtype == expected.dtype.numpy_dtype
     shape = np.shape(value)

@@ -13,6 +13,7 @@ import numpy as np
 
 from graph.dtypes import DType
 from graph.errors import InvalidArgumentError, NotFoundError
+from graph.registry import _REGISTRY, get_op
 from graph.shapes import TensorShape, as_shape
 
 
@@ -30,24 +31,33 @@ class Origin:
         return f"{where} in {self.function}" if self.function else where
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TensorType:
     dtype: DType
     shape: TensorShape
 
-    def __post_init__(self):
-        object.__setattr__(self, "shape", as_shape(self.shape))
+    def __init__(self, dtype: DType, shape):  # (every node makes these: no dataclass init)
+        _set_type_dtype(self, dtype)
+        _set_type_shape(self, shape if shape.__class__ is TensorShape else as_shape(shape))
 
     def __str__(self) -> str:
         return f"{self.dtype.name}{list(self.shape.as_tuple()) if self.shape.rank is not None else '[?]'}"
 
 
-@dataclass(frozen=True, slots=True)
+_set_type_dtype = TensorType.__dict__["dtype"].__set__  # (slot setters: still frozen)
+_set_type_shape = TensorType.__dict__["shape"].__set__
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Output:
     """One output of a node: what other nodes consume."""
 
     node: "Node"
     index: int
+
+    def __init__(self, node: "Node", index: int):
+        _set_output_node(self, node)
+        _set_output_index(self, index)
 
     @property
     def type(self) -> TensorType:
@@ -79,6 +89,10 @@ class Output:
         return f"<Output {self.name} {self.type}>"
 
 
+_set_output_node = Output.__dict__["node"].__set__
+_set_output_index = Output.__dict__["index"].__set__
+
+
 class Node:
     """One operation: op type, data and control inputs, attrs, typed outputs, origin."""
 
@@ -102,6 +116,7 @@ class Node:
         return f"<Node {self.name} = {self.op}({ins})>"
 
 
+_new_node = Node.__new__
 _function_ids = itertools.count(1)
 
 
@@ -128,8 +143,6 @@ class Graph:
         # of its own, as TensorFlow's FuncGraphs do: a loop body's first argument is
         # ``while/Placeholder`` whatever its condition is called (``print`` shows it).
         if outer is not None:
-            self._name_counts = outer._name_counts
-            self._used_names = outer._used_names
             self._scopes = list(outer._scopes)
 
     # -- naming ---------------------------------------------------------
@@ -144,6 +157,10 @@ class Graph:
             base = "/".join(self._scopes) + "/" + base
         key = base.lower()
         used = self._used_names
+        if key not in used:  # (a first use: its count stays 0, which is the default)
+            if mark_used:
+                used.add(key)
+            return base
         count = self._name_counts.get(key, 0)
         name, name_key = base, key
         while name_key in used:
@@ -206,19 +223,14 @@ class Graph:
     def add_node(self, op: str, inputs=(), attrs=None, name=None, control_inputs=(),
                  origin: Origin | None = None, exact_name: bool = False) -> Node:
         """Creates a node after inferring (and so checking) its output types."""
-        from graph.registry import get_op
-
-        opdef = get_op(op)
-        attrs = dict(attrs or {})
+        opdef = _REGISTRY.get(op) or get_op(op)
+        attrs = dict(attrs) if attrs else {}
+        inputs = list(inputs)
         for i in inputs:
-            if not isinstance(i, Output):
-                raise TypeError(f"Input of {op} must be an Output, got {type(i).__name__}")
-            if i.node.graph is not self:
-                raise InvalidArgumentError(
-                    message=f"{op}: input {i.name} belongs to graph {i.node.graph.name!r}, "
-                            f"not to {self.name!r}; capture it into this graph first")
+            if i.__class__ is not Output or i.node.graph is not self:
+                self._check_input(op, i)
         try:
-            outputs = opdef.infer(list(inputs), attrs)
+            outputs = opdef.infer(inputs.copy(), attrs)
         except InvalidArgumentError as e:
             raise type(e)(message=_with_origin(e.message, origin)) from None
         except (ValueError, TypeError) as e:
@@ -227,9 +239,20 @@ class Graph:
             self.mark_name_used(name)
         else:
             name = self.unique_name(name or op)
-        node = Node(self, name, op, inputs, control_inputs, attrs, outputs, origin)
+        node = _new_node(Node)  # (Node.__init__ would copy the fresh lists again)
+        node.graph, node.name, node.op, node.inputs = self, name, op, inputs
+        node.control_inputs = list(control_inputs) if control_inputs else []
+        node.attrs, node.outputs, node.origin = attrs, list(outputs), origin
         self.nodes.append(node)
         return node
+
+    def _check_input(self, op: str, i) -> None:
+        if not isinstance(i, Output):
+            raise TypeError(f"Input of {op} must be an Output, got {type(i).__name__}")
+        if i.node.graph is not self:
+            raise InvalidArgumentError(
+                message=f"{op}: input {i.name} belongs to graph {i.node.graph.name!r}, "
+                        f"not to {self.name!r}; capture it into this graph first")
 
     def add_function(self, graph: "Graph") -> str:
         self.library[graph.name] = graph

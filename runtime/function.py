@@ -4,7 +4,9 @@
 ``runtime.trace_type``) and looks it up: a hit runs the ``ConcreteFunction``'s
 compiled plan directly, a miss traces the (converted) Python function into a
 new Graph — placeholders named after the arguments, outputs behind
-``Identity`` nodes — compiles it and caches it.
+``Identity`` nodes — compiles it and caches it. A call with eager tensors only,
+all positional (the common one), is looked up first by the tensors' interned
+ValueSpecs (``_hits``): one short tuple of identity-hashed objects, no key built.
 
 State follows TensorFlow's rules: eager tensors the function closes over
 become constants at trace time, Variables are read live (their ops name the
@@ -27,7 +29,8 @@ import logging
 import threading
 import types
 import weakref
-from dataclasses import dataclass
+
+import numpy as np
 
 from graph.dtypes import as_dtype
 from graph.executor import compile_graph
@@ -96,17 +99,48 @@ def on_variable_created(variable=None) -> None:
         _active.guards[-1](variable)
 
 
+_hooks: list = []  # runtime.variables._CREATION_HOOKS once found (imported on first trace)
+
+
 def _install_variable_hook() -> None:
-    try:
-        from runtime import variables
-    except ImportError:
-        return
-    hooks = getattr(variables, "_CREATION_HOOKS", None)
-    if hooks is not None and on_variable_created not in hooks:
+    hooks = _hooks[0] if _hooks else None
+    if hooks is None:
+        try:
+            from runtime import variables
+        except ImportError:
+            return
+        hooks = getattr(variables, "_CREATION_HOOKS", None)
+        if hooks is None:
+            return
+        _hooks.append(hooks)
+    if on_variable_created not in hooks:
         hooks.append(on_variable_created)
 
 
 # -- traces in progress (shared by all threads) ---------------------------------------------
+
+class _Landing:
+    """``threading.Event`` for an event set exactly once, at a fifteenth of its cost (every
+    trace makes one): a lock held from creation until ``set``; waiting is taking it in turn."""
+
+    __slots__ = ("_lock", "_set")
+
+    def __init__(self):
+        self._set = False
+        self._lock = threading.Lock()
+        self._lock.acquire()
+
+    def set(self) -> None:
+        self._set = True
+        self._lock.release()
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def wait(self) -> None:
+        with self._lock:
+            pass
+
 
 class _Flight:
     """One trace being made by one thread: what other threads with a covered key wait for."""
@@ -116,7 +150,7 @@ class _Flight:
     def __init__(self, key, owner: int):
         self.key = key            # the trace key (calls whose key is a subtype wait for it)
         self.owner = owner        # threading.get_ident() of the tracing thread
-        self.done = threading.Event()
+        self.done = _Landing()
 
 
 # Which flight each waiting thread waits for: a wait that would close a cycle (thread A waits
@@ -172,7 +206,9 @@ class _TracingDetector:
         self.total = 0  # calls in the history
         self.per_trace: collections.deque = collections.deque()
 
-    def traced(self, function_name: str, reason: str) -> None:
+    def traced(self, python_function, reason) -> None:
+        """Counts a trace of ``python_function``; ``reason``: a string, or a callable wording
+        it (see ``Function._explain``)."""
         since = self.calls - self.counted  # this call and the hits since the last trace
         self.counted = self.calls
         if since > 1:
@@ -184,10 +220,11 @@ class _TracingDetector:
         self.total += since
         while self.per_trace and self.total - self.per_trace[0] > FREQUENT_TRACING_HISTORY:
             self.total -= self.per_trace.popleft()
-        if len(self.per_trace) < FREQUENT_TRACING_THRESHOLD:
+        if len(self.per_trace) < FREQUENT_TRACING_THRESHOLD or \
+                not _log.isEnabledFor(logging.WARNING):  # (then the reason is never worded)
             return
         _log.warning(
-            f"{len(self.per_trace)} out of the last {self.total} calls to {function_name} "
+            f"{len(self.per_trace)} out of the last {self.total} calls to {python_function!r} "
             "triggered tf.function retracing. Tracing is expensive and the excessive number of "
             "tracings could be due to (1) creating @tf.function repeatedly in a loop, (2) "
             "passing tensors with different shapes, (3) passing Python objects instead of "
@@ -196,7 +233,8 @@ class _TracingDetector:
             "retracing. For (3), please refer to "
             "https://www.tensorflow.org/guide/function#controlling_retracing and "
             "https://www.tensorflow.org/api_docs/python/tf/function for  more details. "
-            f"(The latest retrace happened because {reason}.)")
+            f"(The latest retrace happened because "
+            f"{reason if isinstance(reason, str) else reason()}.)")
 
 
 _detectors: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -213,19 +251,43 @@ def _detector_for(python_function) -> _TracingDetector:
         return _TracingDetector()
 
 
-@dataclass(frozen=True, slots=True)
 class TraceRecord:
-    """One entry of ``Function.trace_log``: which call traced, for what input, and why."""
+    """One entry of ``Function.trace_log``: which call traced, for what input, and why.
 
-    call: int
-    signature: str
-    reason: str
+    The reason is worded when first read: most traces are never asked why."""
+
+    __slots__ = ("call", "signature", "_reason")
+
+    def __init__(self, call: int, signature: str, reason):
+        self.call, self.signature, self._reason = call, signature, reason
+
+    @property
+    def reason(self) -> str:
+        reason = self._reason
+        if not isinstance(reason, str):
+            reason = self._reason = reason()
+        return reason
+
+    def __eq__(self, other):
+        if not isinstance(other, TraceRecord):
+            return NotImplemented
+        return (self.call, self.signature, self.reason) == \
+            (other.call, other.signature, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.call, self.signature, self.reason))
+
+    def __repr__(self) -> str:
+        return f"TraceRecord(call={self.call!r}, signature={self.signature!r}, " \
+               f"reason={self.reason!r})"
 
     def __str__(self) -> str:
         return f"call {self.call}: traced {self.signature} because {self.reason}"
 
 
 # -- Function ------------------------------------------------------------------------------
+
+_HITS_LIMIT = 4096  # entries of a Function's ValueSpec table; dropped when full
 
 class Function:
     """A Python function that runs as graphs: one trace per distinct input type."""
@@ -245,6 +307,7 @@ class Function:
         self._optimize = bool(optimize)   # run graph.passes.optimize before compiling
         self._spec_cache: FunctionSpec | None = None
         self._cache: dict = {}        # key -> ConcreteFunction (traced keys and memoized hits)
+        self._hits: dict = {}         # ValueSpecs of an all-eager positional call -> its run
         self._traces: list = []       # (key, ConcreteFunction) in trace order
         # Misses only: guards _traces, _in_flight, the trace counts/log and the rebuilding of
         # _cache (hits read _cache without it: entries are complete when they are stored).
@@ -284,7 +347,8 @@ class Function:
     def _spec(self) -> FunctionSpec:
         spec = self._spec_cache
         if spec is None:
-            spec = self._spec_cache = FunctionSpec(self._python_function, self._input_signature)
+            spec = self._spec_cache = _function_spec(self._python_function,
+                                                     self._input_signature)
         return spec
 
     def experimental_get_tracing_count(self) -> int:
@@ -335,18 +399,44 @@ class Function:
         self._detector.calls += 1
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
+        if not kwargs:  # the common hit: eager tensors by position, keyed on their ValueSpecs
+            specs, feeds = [], []
+            for a in args:
+                if a.__class__ is not EagerTensor:
+                    break
+                specs.append(a._spec or a._value_spec())
+                feeds.append(a._value)
+            else:
+                run = self._hits.get(tuple(specs))
+                if run is not None:
+                    return run(feeds)
         spec = self._spec_cache or self._spec  # (the property only on the first call)
         extra = None
         if kwargs or len(args) != spec.n_positional:
             args, extra = spec.bind(args, kwargs, self._name)
-        feeds: list = []
+        feeds = []
         key = tt.call_key(args, feeds)
         if extra:
             key += (tt.make_key(extra, feeds),)
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._find_or_trace(key, args, extra or {}, "call")
+        if extra is None:
+            self._remember_hit(args, concrete)
         return concrete._run(feeds)
+
+    def _remember_hit(self, args, concrete) -> None:
+        """Lets the next call with eager tensors of the same ValueSpecs (and nothing else, all
+        positional) find ``concrete``'s runner in one lookup. The trace a key found stays right
+        for it: tensor keys hold no weak references, so their traces are never forgotten."""
+        specs = []
+        for a in args:  # (numpy values only: their spec is their key's dtype and shape)
+            if a.__class__ is not EagerTensor or not isinstance(a._value, (np.ndarray, np.generic)):
+                return
+            specs.append(a._spec or a._value_spec())
+        if len(self._hits) >= _HITS_LIMIT:
+            self._hits = {}
+        self._hits[tuple(specs)] = concrete._run
 
     def _call_with_signature(self, args, kwargs):
         concrete = self._signature_concrete
@@ -450,7 +540,9 @@ class Function:
             self._traces = [(k, c) for k, c in self._traces if tt.call_is_alive(k)]
             self._cache = {k: c for k, c in self._cache.items() if tt.call_is_alive(k)}
 
-    def _explain(self, key, why: str) -> str:
+    def _explain(self, key, why: str):
+        """Why a call with ``key`` traces: a string, or for a retrace a callable wording it
+        (the comparison with the last trace's key is only made when someone reads it)."""
         if why != "call":
             return why
         if not self._traces:
@@ -458,16 +550,8 @@ class Function:
                 return ("a new tf.function was made for the same Python function (its first call "
                         "traces); create the tf.function once, outside the loop")
             return "it was the first call"
-        old = self._traces[-1][0]
-        n = len(self._spec.positional)
-        names = self._spec.arg_names(max(len(key), len(old)))
-        if len(old) != len(key):
-            return f"it was called with {len(key)} arguments instead of {len(old)}"
-        changes = []
-        for i, (o, k) in enumerate(zip(old, key)):
-            name = names[i] if i < n or self._spec.varargs else "keyword arguments"
-            changes += tt.explain_change(name, o, k)
-        return "; ".join(changes) if changes else "the arguments changed"
+        # (holds the spec, not the Function: a trace log must not keep its Function alive)
+        return functools.partial(_explain_change, self._spec, key, self._traces[-1][0])
 
     def _callable(self):
         """The function to trace: converted by autograph when a converter was given."""
@@ -510,10 +594,11 @@ class Function:
             "again. Recursive tf.functions are not supported; rewrite the recursion as a loop "
             "(a `while` over tensors, or tf.while_loop).")
 
-    def _trace(self, key, args, extra, reason: str, flight: "_Flight | None" = None,
+    def _trace(self, key, args, extra, reason, flight: "_Flight | None" = None,
                call_key=None) -> "ConcreteFunction":
         """Traces ``key``, then records the trace and lands ``flight`` (also when tracing fails:
-        nothing is cached then, and the threads waiting for it look again)."""
+        nothing is cached then, and the threads waiting for it look again). ``reason``: what
+        ``_explain`` gave (a string, or a callable wording a retrace's reason)."""
         first = not self._traced_before
         outermost = not _active.traces
         concrete = summary = None
@@ -550,7 +635,7 @@ class Function:
                         self._in_flight.remove(flight)
                         flight.done.set()
         if reason != "get_concrete_function":
-            self._detector.traced(repr(self._python_function), reason)
+            self._detector.traced(self._python_function, reason)
         return concrete
 
     def _trace_once(self, key, args, extra, allow_variables: bool) -> "ConcreteFunction":
@@ -645,6 +730,39 @@ class Function:
             [c for _, c in self._traces]
 
 
+def _explain_change(spec: FunctionSpec, key, old) -> str:
+    """Which arguments of a call with trace key ``key`` differ from the last trace's ``old``."""
+    n = len(spec.positional)
+    names = spec.arg_names(max(len(key), len(old)))
+    if len(old) != len(key):
+        return f"it was called with {len(key)} arguments instead of {len(old)}"
+    changes = []
+    for i, (o, k) in enumerate(zip(old, key)):
+        name = names[i] if i < n or spec.varargs else "keyword arguments"
+        changes += tt.explain_change(name, o, k)
+    return "; ".join(changes) if changes else "the arguments changed"
+
+
+_specs: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _function_spec(python_function, input_signature) -> FunctionSpec:
+    """``FunctionSpec(python_function, input_signature)``, shared by the Functions made for the
+    same plain function (``inspect.signature`` is a tenth of a small function's first trace)
+    for as long as what the signature is read from stays the same."""
+    if input_signature is not None or type(python_function) is not types.FunctionType:
+        return FunctionSpec(python_function, input_signature)
+    fn = python_function
+    sources = (fn.__code__, fn.__defaults__, fn.__kwdefaults__,
+               getattr(fn, "__wrapped__", None), getattr(fn, "__signature__", None))
+    cached = _specs.get(fn)
+    if cached is not None and all(a is b for a, b in zip(cached[0], sources)):
+        return cached[1]
+    spec = FunctionSpec(fn, None)
+    _specs[fn] = (sources, spec)
+    return spec
+
+
 def _describe_value(value) -> str:
     if isinstance(value, Tensor):
         return f"{value.dtype.name} Tensor, shape={value.shape}"
@@ -692,13 +810,12 @@ class _ArgumentBuilder:
         tag = key[0]
         if tag == tt.TENSOR:
             dtype, shape = as_dtype(key[1]), TensorShape(key[2])
-            pname = self.graph.unique_name(name, mark_used=False)
             node = self.graph.add_node(
                 "Placeholder", attrs={"dtype": dtype, "shape": shape, "_user_specified_name": name},
                 name=name)
             t = SymbolicTensor(node.output(0))
             self.placeholders.append(t)
-            self.flat_inputs.append(("tensor", pname, dtype, shape))
+            self.flat_inputs.append(("tensor", node.name, dtype, shape))
             return t
         if tag == tt.COMPOSITE:  # placeholders for the components, rebuilt by the spec
             spec = key[1]

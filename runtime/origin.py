@@ -24,11 +24,14 @@ def register_internal_dir(path: str) -> None:
     if path not in _INTERNAL_DIRS:
         _INTERNAL_DIRS.append(path)
         _INTERNAL_CODES.clear()
+        _INTERNAL.clear()
+        _ORIGINS.clear()
 
 
 def register_source_map(filename: str, mapping: dict[int, Origin]) -> None:
     """Maps lines of generated code in ``filename`` back to user origins."""
     _SOURCE_MAPS[filename] = mapping
+    _ORIGINS.clear()
 
 
 def map_location(filename: str, line: int) -> Origin | None:
@@ -41,6 +44,7 @@ def _is_internal(filename: str) -> bool:
 
 
 _INTERNAL_CODES: dict = {}  # code object -> whether its frames are internal (a cache)
+_INTERNAL: set = set()  # the internal ones among them: what the walk tests (one `in` a frame)
 
 
 def _is_internal_code(code) -> bool:
@@ -48,18 +52,38 @@ def _is_internal_code(code) -> bool:
     if internal is None:
         if len(_INTERNAL_CODES) > 50_000:  # generated code comes and goes: stay bounded
             _INTERNAL_CODES.clear()
+            _INTERNAL.clear()
         internal = _INTERNAL_CODES[code] = _is_internal(code.co_filename)
+        if internal:
+            _INTERNAL.add(code)
     return internal
+
+
+_ORIGINS: dict = {}  # (code object, line) -> its Origin: every op of a trace asks
 
 
 def current_origin() -> Origin | None:
     frame = sys._getframe(1)
-    while frame is not None and _is_internal_code(frame.f_code):
-        frame = frame.f_back
-    if frame is None:
+    internal = _INTERNAL
+    try:
+        while True:
+            while frame.f_code in internal:  # (an op is recorded ~8 internal frames deep)
+                frame = frame.f_back
+            code = frame.f_code
+            if code in _INTERNAL_CODES or not _is_internal_code(code):
+                break  # (a known outside frame, or one just found to be outside)
+            frame = frame.f_back
+    except AttributeError:  # walked off the bottom of the stack: no user frame
         return None
-    filename = frame.f_code.co_filename
-    mapped = map_location(filename, frame.f_lineno)
-    if mapped is not None:
-        return mapped
-    return Origin(filename, frame.f_lineno, frame.f_code.co_name)
+    key = (code, frame.f_lineno)
+    origin = _ORIGINS.get(key)
+    if origin is None:
+        filename = code.co_filename
+        mapping = _SOURCE_MAPS.get(filename)
+        origin = None if mapping is None else mapping.get(key[1])
+        if origin is None:
+            origin = Origin(filename, key[1], code.co_name)
+        if len(_ORIGINS) > 50_000:  # generated code comes and goes: stay bounded
+            _ORIGINS.clear()
+        _ORIGINS[key] = origin
+    return origin

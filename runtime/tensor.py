@@ -49,15 +49,64 @@ class _TensorRef:
         return isinstance(other, _TensorRef) and other._tensor is self._tensor
 
 
+class ValueSpec:
+    """The dtype name and shape of eager values, interned (``value_spec``): equal pairs are
+    one object, hashed and compared by identity, so the eager fast paths key their tables
+    on it at the cost of an attribute read (``runtime/ops/eager.py``)."""
+
+    __slots__ = ("dtype", "shape", "_tensor_shape")
+
+    def __init__(self, dtype: str, shape: tuple):
+        self.dtype = dtype    # the DType's name
+        self.shape = shape    # a tuple of ints
+        self._tensor_shape = None
+
+    @property
+    def tensor_shape(self) -> TensorShape:
+        shape = self._tensor_shape
+        if shape is None:
+            shape = self._tensor_shape = TensorShape(self.shape)
+        return shape
+
+    def __repr__(self) -> str:
+        return f"ValueSpec({self.dtype}, {self.shape})"
+
+
+_VALUE_SPECS: dict = {}
+_VALUE_SPEC_LIMIT = 4096  # entries; dropped when full (older specs stay valid, only unshared)
+
+
+def value_spec(dtype: str, shape: tuple) -> ValueSpec:
+    """The one ValueSpec of ``(dtype name, shape)`` (while the table is not dropped)."""
+    key = (dtype, shape)
+    spec = _VALUE_SPECS.get(key)
+    if spec is None:
+        if len(_VALUE_SPECS) >= _VALUE_SPEC_LIMIT:
+            _VALUE_SPECS.clear()
+        spec = _VALUE_SPECS[key] = ValueSpec(dtype, shape)
+    return spec
+
+
 class EagerTensor(Tensor):
-    """A concrete value: a numpy array or scalar of exactly ``dtype``."""
+    """A concrete value: a numpy array or scalar of exactly ``dtype``.
 
-    __slots__ = ("_value", "_dtype", "_shape")
+    ``spec``: its ValueSpec when the maker knows it (an eager fast path does), else made on
+    first use."""
 
-    def __init__(self, value, dtype: DType):
+    __slots__ = ("_value", "_dtype", "_spec")
+
+    def __init__(self, value, dtype: DType, spec: ValueSpec | None = None):
         self._value = value
         self._dtype = dtype
-        self._shape = None
+        self._spec = spec
+
+    def _value_spec(self) -> ValueSpec:
+        spec = self._spec
+        if spec is None:
+            v = self._value
+            spec = self._spec = value_spec(self._dtype.name, v.shape if v.__class__ is np.ndarray
+                                           else np.shape(v))
+        return spec
 
     @property
     def dtype(self) -> DType:
@@ -65,10 +114,7 @@ class EagerTensor(Tensor):
 
     @property
     def shape(self) -> TensorShape:
-        shape = self._shape  # made once: inference asks for it several times per op
-        if shape is None:
-            shape = self._shape = TensorShape(np.shape(self._value))
-        return shape
+        return (self._spec or self._value_spec()).tensor_shape
 
     @property
     def value(self):

@@ -314,13 +314,34 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
     return np.matmul(a, b)
 
 
+_DOT_DTYPES = frozenset({"float32", "float64", "complex64", "complex128"})  # BLAS's types
+_DOT_MAX_ELEMENTS = 8192  # (the executor reuses no buffer this small: see graph/executor.py)
+
+
+def _small_blas_product(node) -> bool:
+    """Two matrices of a BLAS dtype whose product has a known size under _DOT_MAX_ELEMENTS.
+
+    ``np.dot`` runs those ~0.3 µs faster than ``np.matmul`` (the same BLAS call behind less
+    dispatch), which is most of a small product's time; larger ones stay ``np.matmul``, a
+    ufunc whose fresh result the executor may write an elementwise result into.
+    """
+    a, b = node.inputs
+    n = node.outputs[0].shape.num_elements()
+    return a.shape.rank == 2 and b.shape.rank == 2 and a.dtype.name in _DOT_DTYPES \
+        and n is not None and n < _DOT_MAX_ELEMENTS
+
+
 def _build_matmul(ta: str, tb: str):
     def build(node, compile_subgraph):
         t_a, t_b = bool(node.attrs.get(ta)), bool(node.attrs.get(tb))
+        if ta == "adj_x" and (t_a or t_b) and node.inputs[0].dtype.is_complex:
+            return lambda a, b: _batch_matmul(a, b, t_a, t_b)
+        if _small_blas_product(node):
+            if not (t_a or t_b):
+                return np.dot
+            return lambda a, b: np.dot(a.T if t_a else a, b.T if t_b else b)
         if not (t_a or t_b):
             return np.matmul  # the hot path: no wrapper at all
-        if ta == "adj_x" and node.inputs[0].dtype.is_complex:
-            return lambda a, b: _batch_matmul(a, b, t_a, t_b)
         return lambda a, b: _matmul(a, b, t_a, t_b)
     return build
 

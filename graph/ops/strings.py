@@ -582,3 +582,37 @@ def _reduce_join(x, axis, keep_dims, separator=""):
 
 register_op("ReduceJoin", _reduce_join_infer, _reduce_join,
             kernel_attrs=("axis", "keep_dims", "separator"))
+
+
+# -- Fingerprint ----------------------------------------------------------------------------
+
+def _fingerprint_infer(inputs, attrs):
+    (data,) = inputs
+    if data.shape.rank == 0:
+        raise InvalidArgumentError(message=f"`data` should have at least one dimension: "
+                                           f"{list(data.shape)}")
+    batch = data.shape[0] if data.shape.rank is not None else None
+    return [TensorType(as_dtype("uint8"), TensorShape([batch, 8]))]
+
+
+def _fingerprint(data, method):
+    """TensorFlow's Fingerprint: per row, FarmHash Fingerprint64 of the row's bytes (of its
+    strings' own fingerprints when a row holds several strings), as 8 little-endian bytes."""
+    if method != b"farmhash64" and method != "farmhash64":
+        raise InvalidArgumentError(message=f"Unsupported fingerprint method: {method!r}")
+    data = np.asarray(data)
+    rows = data.reshape(data.shape[0], int(np.prod(data.shape[1:])))
+    out = np.empty((data.shape[0], 8), np.uint8)
+    for i, row in enumerate(rows):
+        if data.dtype != object:
+            fp = fingerprint64(np.ascontiguousarray(row).tobytes())
+        elif len(row) == 1:
+            fp = fingerprint64(row[0])
+        else:
+            fp = fingerprint64(b"".join(fingerprint64(s).to_bytes(8, "little") for s in row))
+        out[i] = np.frombuffer(fp.to_bytes(8, "little"), np.uint8)
+    return out
+
+
+register_op("Fingerprint", _fingerprint_infer, _fingerprint, kernel_attrs=("method",))
+

@@ -41,18 +41,22 @@ def fold_value(node: Node):
     return array
 
 
+def make_const(node: Node, value: np.ndarray) -> None:
+    """Turns ``node`` into a Const holding ``value`` (its name, origin and control inputs stay)."""
+    dtype = node.outputs[0].dtype
+    node.op, node.inputs = "Const", []
+    value.flags.writeable = False  # shared by every run: nobody may change it
+    node.attrs = {"dtype": dtype, "value": value}
+    node.outputs = [TensorType(dtype, value.shape)]
+
+
 def fold_in_place(graph: Graph) -> bool:
     changed = False
     for node in schedule(graph, graph.outputs):
         value = fold_value(node)
-        if value is None:
-            continue
-        dtype = node.outputs[0].dtype
-        node.op, node.inputs = "Const", []
-        value.flags.writeable = False  # shared by every run: nobody may change it
-        node.attrs = {"dtype": dtype, "value": value}
-        node.outputs = [TensorType(dtype, value.shape)]
-        changed = True
+        if value is not None:
+            make_const(node, value)
+            changed = True
     return changed
 
 

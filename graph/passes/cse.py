@@ -18,10 +18,21 @@ from graph.registry import get_op
 from graph.shapes import TensorShape
 
 _MAX_KEY_BYTES = 1 << 16  # larger constants are compared by identity only
+_OBJECT = np.dtype(object)
+
+
+_PLAIN = frozenset({type(None), bool, int, float, str, bytes})
 
 
 def attr_key(value):
     """A hashable stand-in for an attr value: equal keys mean equal attrs."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return (kind.__name__, value)
+    if kind is dict:  # (a node's attrs: every node asks)
+        if not value:
+            return ("dict", ())
+        return ("dict", tuple(sorted([(str(k), attr_key(v)) for k, v in value.items()])))
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return (type(value).__name__, value)
     if isinstance(value, DType):
@@ -32,7 +43,7 @@ def attr_key(value):
         return ("type", value.dtype.name, value.shape.as_tuple())
     if isinstance(value, (np.ndarray, np.generic)):
         array = np.asarray(value)
-        if array.dtype == np.dtype(object):
+        if array.dtype == _OBJECT:
             return ("objects", array.shape, tuple(array.ravel().tolist()))
         if array.nbytes > _MAX_KEY_BYTES:
             return ("id", id(value))

@@ -87,9 +87,13 @@ _LEAVES = frozenset({type(None), bool, int, float, str, bytes, np.ndarray, DType
 
 
 def subgraphs(node: Node) -> list[Graph]:
-    """The Graphs in ``node``'s attrs (a plain loop: this runs for every node of every pass)."""
+    """The Graphs in ``node``'s attrs (this runs for every node of every pass: the common
+    case, attrs of plain values only, is one test in C)."""
+    attrs = node.attrs
+    if not attrs or _LEAVES.issuperset(map(type, attrs.values())):
+        return _NONE
     found = None
-    for v in node.attrs.values():
+    for v in attrs.values():
         t = type(v)
         if t in _LEAVES:
             continue
@@ -98,6 +102,8 @@ def subgraphs(node: Node) -> list[Graph]:
                 found = []
             found.append(v)
         elif t in _CONTAINERS or isinstance(v, _CONTAINERS):
+            if not isinstance(v, dict) and _LEAVES.issuperset(map(type, v)):
+                continue  # a list of plain values (a loop's output types)
             inner = list(graphs_in(v))
             if inner:
                 found = (found or []) + inner
@@ -109,16 +115,25 @@ _NONE: list = []  # shared empty result: callers only read it
 
 def all_graphs(root: Graph) -> list[Graph]:
     """``root`` and every graph its nodes reach through attrs, innermost first."""
+    return _family(root, None)
+
+
+def _family(root: Graph, holders: dict | None) -> list[Graph]:
+    """``all_graphs(root)``; ``holders`` (if given) receives id(node) -> its sub-graphs for
+    every node holding some (so a copy need not look at every node's attrs again)."""
     order: list[Graph] = []
     seen: set[int] = set()
 
     def visit(g: Graph) -> None:
-        if id(g) in seen:
-            return
         seen.add(id(g))
         for node in g.nodes:
-            for sub in subgraphs(node):
-                visit(sub)
+            subs = subgraphs(node)
+            if subs:
+                if holders is not None:
+                    holders[id(node)] = subs
+                for sub in subs:
+                    if id(sub) not in seen:
+                        visit(sub)
         order.append(g)
     visit(root)
     return order
@@ -135,65 +150,77 @@ def copy_graph(root: Graph, library: bool = True, family: list | None = None) ->
     walk here already knows (the passes would walk the copy again for it).
     Written for speed: it runs on every trace of an optimized tf.function.
     """
-    graphs = all_graphs(root)
+    holders: dict[int, list] = {}
+    graphs = _family(root, holders)
     n_family = len(graphs)
-    seen = {id(g) for g in graphs}
-    for g in root.library.values() if library else ():
-        if id(g) not in seen:
-            for h in all_graphs(g):
-                if id(h) not in seen:
-                    seen.add(id(h))
-                    graphs.append(h)
+    if library:
+        seen = {id(g) for g in graphs}
+        for g in root.library.values():
+            if id(g) not in seen:
+                for h in _family(g, holders):
+                    if id(h) not in seen:
+                        seen.add(id(h))
+                        graphs.append(h)
     gmap: dict[int, Graph] = {}
     shared: dict[int, object] = {}
     new_library: dict[str, Graph] = {}
+    new_graph = Graph.__new__
 
     def fresh(obj, make):
-        if id(obj) not in shared:
-            shared[id(obj)] = make(obj)
-        return shared[id(obj)]
+        made = shared.get(id(obj))
+        if made is None:
+            made = shared[id(obj)] = make(obj)
+        return made
 
+    root_library = root.library
     for g in graphs:
-        new = Graph.__new__(Graph)
+        new = new_graph(Graph)
         new.__dict__.update(g.__dict__)
         new.nodes, new.inputs, new.outputs, new.captures = [], [], [], {}
-        new.library = new_library if g.library is root.library else fresh(g.library, dict)
+        new.library = new_library if g.library is root_library else fresh(g.library, dict)
         new._name_counts = fresh(g._name_counts, dict)
         new._used_names = fresh(g._used_names, set)
         new._scopes = list(g._scopes)
         gmap[id(g)] = new
-    nmap: dict[int, Node] = {}
-    outs: dict[int, Output] = {}  # id of a copied node's output 0 -> the copy's output 0
+    # id of an original node -> (its copy, the copy's output 0): inputs are looked up here
+    copies: dict[int, tuple[Node, Output]] = {}
+    get = copies.get
     new_node = Node.__new__
 
     def out(o: Output) -> Output:
-        node = nmap.get(id(o.node))
-        if node is None:
+        found = get(id(o.node))
+        if found is None:
             return o
-        if o.index:
-            return Output(node, o.index)
-        return outs.get(id(node)) or outs.setdefault(id(node), Output(node, 0))
+        return Output(found[0], o.index) if o.index else found[1]
 
     for g in graphs:
         new = gmap[id(g)]
-        append = new.nodes.append
+        nodes = new.nodes
         for node in g.nodes:
             # Node.__init__ copies its lists again; these are fresh already.
             copy = new_node(Node)
             copy.graph, copy.name, copy.op, copy.origin = new, node.name, node.op, node.origin
-            copy.inputs = [out(i) for i in node.inputs]
-            copy.control_inputs = [nmap.get(id(c), c) for c in node.control_inputs]
-            copy.attrs = map_graphs(node.attrs, gmap) if subgraphs(node) else dict(node.attrs)
-            copy.outputs = list(node.outputs)
-            nmap[id(node)] = copy
-            append(copy)
+            ins = []
+            for o in node.inputs:
+                found = get(id(o.node))
+                ins.append(o if found is None else Output(found[0], o.index) if o.index
+                           else found[1])
+            copy.inputs = ins
+            controls = node.control_inputs
+            copy.control_inputs = [get(id(c), (c,))[0] for c in controls] if controls else []
+            copy.attrs = map_graphs(node.attrs, gmap) if id(node) in holders \
+                else node.attrs.copy()
+            copy.outputs = node.outputs.copy()
+            copies[id(node)] = (copy, Output(copy, 0))
+            nodes.append(copy)
     for g in graphs:
         new = gmap[id(g)]
         new.outer = gmap.get(id(g.outer), g.outer) if g.outer is not None else None
         new.inputs = [out(i) for i in g.inputs]
         new.outputs = [out(o) for o in g.outputs]
-        new.captures = {out(k): out(v) for k, v in g.captures.items()}
-    for name, g in root.library.items():
+        if g.captures:
+            new.captures = {out(k): out(v) for k, v in g.captures.items()}
+    for name, g in root_library.items():
         if library or id(g) in gmap:
             new_library[name] = gmap.get(id(g), g)
     if family is not None:  # (same nodes in the same order: the same walk order)

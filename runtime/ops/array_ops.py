@@ -19,12 +19,13 @@ import numpy as np
 from graph import dtypes
 from graph.dtypes import DType, as_dtype
 from graph.shapes import TensorShape
-from runtime import context
-from runtime.ops import core as _core
+from runtime.context import building_stack as _building
 from runtime.ops import math_ops as M
 from runtime.ops.core import _const_name, apply_op, constant, convert_to_tensor, stack_nested
 from runtime.ops.core import contains_tensor as _contains_tensor
 from runtime.ops.core import is_tensor_like as _is_tensor_like
+from runtime.ops.eager import NUMERIC_CHECKS as _NUMERIC_CHECKS
+from runtime.ops.eager import RECORDERS as _RECORDERS
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, Tensor
 
@@ -943,8 +944,8 @@ def _vector_length(v) -> int:
 
 
 def _getitem(self, key):
-    if key.__class__ is int and self.__class__ is EagerTensor and not _core.RECORDERS \
-            and not _core.NUMERIC_CHECKS and context.current_graph() is None:
+    if key.__class__ is int and self.__class__ is EagerTensor and not _building.graphs \
+            and not _RECORDERS and not _NUMERIC_CHECKS:
         value = self._value  # ``xs[t]`` eagerly: numpy's view, as the StridedSlice kernel gives
         if value.__class__ is np.ndarray and value.ndim and -value.shape[0] <= key < value.shape[0]:
             item = value[key]

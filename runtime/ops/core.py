@@ -9,6 +9,7 @@ from graph import dtypes
 from graph.dtypes import DType, as_array, as_dtype, infer_dtype
 from graph.ir import Graph, Output, TensorType
 from runtime import context
+from runtime.context import building_stack as _building
 from runtime.ops.eager import NUMERIC_CHECKS, RECORDERS, leaked, run_eager  # noqa: F401
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
@@ -25,7 +26,8 @@ def apply_op(op: str, inputs=(), attrs=None, name: str | None = None,
     tensor, a tuple of tensors, or None for an op with no outputs.
     """
     attrs = {} if attrs is None else attrs
-    graph = context.current_graph()
+    graphs = _building.graphs  # (context.current_graph() without its call)
+    graph = graphs[-1] if graphs else None
     if graph is None:  # inference cached per op, dtypes, shapes and attrs (runtime.ops.eager)
         result = run_eager(op, inputs, attrs)
         if RECORDERS:  # a GradientTape is recording (runtime.gradients.tape)
@@ -89,6 +91,11 @@ def constant(value, dtype=None, shape=None, name: str = "Const") -> Tensor:
             return stack_nested(value, dtype=dtype)  # tf.constant([x, 1]) packs them
     dt = as_dtype(dtype) if dtype is not None else infer_dtype(value)
     _check_convertible(value, dt)
+    return _constant(value, dt, shape, name)
+
+
+def _constant(value, dt: DType, shape, name: str) -> Tensor:
+    """``constant`` of a value already checked to convert to ``dt``."""
     arr = as_array(value, dt)
     if shape is not None:
         shape = tuple(shape)
@@ -108,22 +115,53 @@ def _check_convertible(value, dtype: DType) -> None:
     """Refuses lossy conversions TensorFlow refuses (1.5 to int32, 'a' to float)."""
     if isinstance(value, (np.ndarray, np.generic)):
         return
-    for leaf in (value,) if value.__class__ in _SCALARS else _leaves(value):
-        if isinstance(leaf, Tensor):
-            continue
-        if isinstance(leaf, (str, bytes)) != dtype.is_string:
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-        if isinstance(leaf, complex) and not dtype.is_complex:
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-        if isinstance(leaf, float) and (dtype.is_integer or dtype.is_bool):  # even 2.0
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-        if dtype.is_bool and isinstance(leaf, int) and not isinstance(leaf, bool):
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-        if isinstance(leaf, int) and not isinstance(leaf, bool) and dtype.is_integer:
-            info = np.iinfo(dtype.numpy_dtype)
-            if not info.min <= leaf <= info.max:
-                raise TypeError(f"Cannot convert {leaf!r} to EagerTensor of dtype {dtype.name}: "
-                                "out of range")
+    rule = _RULES.get(dtype.name) or _rule(dtype)
+    if value.__class__ in _SCALARS:
+        _check_leaf(value, value, dtype, rule)
+        return
+    for leaf in _leaves(value):
+        _check_leaf(leaf, value, dtype, rule)
+
+
+def _rule(dtype: DType) -> tuple:
+    """What the leaf checks ask of ``dtype``: (is string, is complex, is integer, is bool,
+    integer range or None), made once per dtype (``np.iinfo`` costs a microsecond)."""
+    integer = dtype.is_integer
+    limits = None
+    if integer:
+        info = np.iinfo(dtype.numpy_dtype)
+        limits = (int(info.min), int(info.max))
+    rule = _RULES[dtype.name] = (dtype.is_string, dtype.is_complex, integer, dtype.is_bool,
+                                 limits)
+    return rule
+
+
+_RULES: dict = {}
+
+
+def _check_leaf(leaf, value, dtype: DType, rule: tuple) -> None:
+    """Raises TypeError when ``leaf`` (of ``value``) does not convert to ``dtype`` exactly."""
+    string, complex_, integer, boolean, limits = rule
+    c = leaf.__class__
+    if c is int:  # the common leaves first: plain Python numbers
+        ok, whole = not (string or boolean), True
+    elif c is float:
+        ok, whole = not (string or integer or boolean), False  # (even 2.0 for an integer)
+    elif c is bool:
+        ok, whole = not string, False
+    elif isinstance(leaf, Tensor):
+        return
+    else:
+        whole = isinstance(leaf, int) and not isinstance(leaf, bool)
+        ok = isinstance(leaf, (str, bytes)) == string \
+            and (complex_ or not isinstance(leaf, complex)) \
+            and not ((integer or boolean) and isinstance(leaf, float)) \
+            and not (boolean and whole)
+    if not ok:
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    if whole and integer and not limits[0] <= leaf <= limits[1]:
+        raise TypeError(f"Cannot convert {leaf!r} to EagerTensor of dtype {dtype.name}: "
+                        "out of range")
 
 
 _SCALARS = frozenset({bool, int, float})
@@ -132,9 +170,20 @@ _SCALARS = frozenset({bool, int, float})
 def _leaves(value):
     if isinstance(value, (list, tuple)):
         for v in value:
-            yield from _leaves(v)
+            if v.__class__ in _SCALARS:
+                yield v
+            else:
+                yield from _leaves(v)
     else:
         yield value
+
+
+def _plain(value) -> bool:
+    """True for a list or tuple of Python numbers (nested or not): no tensor, no string."""
+    for v in value:
+        if v.__class__ not in _SCALARS and (v.__class__ not in (list, tuple) or not _plain(v)):
+            return False
+    return True
 
 
 def convert_to_tensor(value, dtype=None, name: str | None = None, dtype_hint=None) -> Tensor:
@@ -159,7 +208,8 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, dtype_hint=Non
         # dispatch target for it was given: TensorFlow's ValueError
         raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                          f"({type(value)}) to a Tensor.")
-    if isinstance(value, (list, tuple)) and contains_tensor(value):
+    plain = value.__class__ in (list, tuple) and _plain(value)  # ([32, 8]: a shape, axes)
+    if not plain and isinstance(value, (list, tuple)) and contains_tensor(value):
         # TensorFlow's auto-packing: a required dtype casts the tensors in the list to
         # it, a hinted one too when the packing succeeds; without either they must agree
         if dtype is None and dtype_hint is not None:
@@ -172,9 +222,8 @@ def convert_to_tensor(value, dtype=None, name: str | None = None, dtype_hint=Non
         try:
             hint = as_dtype(dtype_hint)
             _check_convertible(value, hint)
-            inferred = infer_dtype(value)
-            if not (hint.is_numeric and inferred.is_string):
-                return constant(value, dtype=hint, name=name or "Const")
+            if plain or not (hint.is_numeric and infer_dtype(value).is_string):
+                return _constant(value, hint, None, name or "Const")
         except TypeError:
             pass
     return constant(value, dtype=dtype, name=name or "Const")
@@ -214,7 +263,10 @@ def _first_dtype(value) -> DType | None:
 def contains_tensor(value) -> bool:
     """True when ``value`` is a tensor-like or a (nested) list or tuple holding one."""
     if isinstance(value, (list, tuple)):
-        return any(contains_tensor(v) for v in value)
+        for v in value:
+            if v.__class__ not in _SCALARS and contains_tensor(v):
+                return True
+        return False
     return is_tensor_like(value)
 
 

@@ -25,7 +25,9 @@ inference on the real inputs and raises exactly as before.
 
 The elementwise APIs and ``tf.matmul``'s common case are made here (``unary_api``,
 ``binary_api``): an eager call on EagerTensors that nothing watches is one frame,
-one lookup and one kernel call; the rest takes the API's reference path.
+one lookup in the API's own table (keyed on the inputs' interned ValueSpecs) and one
+kernel call, whose result carries its ValueSpec to the next op; the rest takes the API's
+reference path.
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ from graph.shapes import TensorShape
 from runtime.context import building_stack as _building
 from runtime.errors import InaccessibleTensorError, LeakedTensorError
 from runtime.origin import current_origin
-from runtime.tensor import EagerTensor, SymbolicTensor
+from runtime.tensor import EagerTensor, SymbolicTensor, value_spec
 
 # Callbacks ``(op, inputs, attrs, result)`` told of every eager op while a GradientTape
 # records; empty otherwise, so the untaped path costs one truthiness test (``core.apply_op``).
@@ -62,16 +64,45 @@ class _Entry:
     """A cached inference: what to call and how to wrap its result.
 
     ``single`` is the output dtype of a kernel taking no keyword arguments and giving one
-    output (the common op: ``unary_api``/``binary_api`` run it inline), else None.
+    output (the common op: ``unary_api``/``binary_api`` run it inline), else None; ``shape``
+    its output shape when inference knows it all (the fast paths give it to the result);
+    ``quiet``: the kernel must run under a silenced error state (see ``_silent``).
     """
 
-    __slots__ = ("kernel", "kwargs", "dtypes", "single")
+    __slots__ = ("kernel", "kwargs", "dtypes", "single", "shape", "quiet")
 
-    def __init__(self, kernel, kwargs: dict, dtypes: tuple):
+    def __init__(self, kernel, kwargs: dict, types: list, inputs: list):
         self.kernel = kernel
+        self.quiet = not _silent(kernel, inputs)
         self.kwargs = kwargs
-        self.dtypes = dtypes
-        self.single = dtypes[0] if len(dtypes) == 1 and not kwargs else None
+        self.dtypes = tuple(t.dtype for t in types)
+        self.single = self.dtypes[0] if len(types) == 1 and not kwargs else None
+        shape = types[0].shape if self.single is not None else None
+        self.shape = shape.as_tuple() if shape is not None and shape.is_fully_defined() \
+            else None
+
+
+# numpy kernels whose integer and bool array loops never set floating-point flags (integer
+# wrap-around is silent outside numpy's scalar arithmetic; division and remainder by zero are
+# what warns, and they are not here): on such inputs they need no silenced error state.
+_SILENT_ON_INTEGERS = frozenset({
+    np.add, np.subtract, np.multiply, np.negative, np.square, np.maximum, np.minimum,
+    np.matmul, np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal,
+    np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.invert, np.logical_and, np.logical_or,
+    np.logical_not})
+
+
+def _silent(kernel, inputs) -> bool:
+    """True when ``kernel`` cannot warn on ``inputs``: integers or bools, one of them of rank
+    >= 1 (so an array loop runs: numpy's scalar arithmetic, run when every input may be a
+    numpy scalar, warns on overflow)."""
+    try:
+        if kernel not in _SILENT_ON_INTEGERS:
+            return False
+    except TypeError:  # an unhashable callable
+        return False
+    return all(t.dtype.numpy_dtype.kind in "biu" for t in inputs) \
+        and any(t.shape.rank for t in inputs)
 
 
 class _NeedsValues:
@@ -97,6 +128,8 @@ def clear_cache() -> None:
     """Forgets every cached inference (tests; a re-registered op)."""
     _CACHE.clear()
     _PER_OP.clear()
+    for table in _TABLES:
+        table.clear()
 
 
 def run_eager(op: str, inputs, attrs: dict):
@@ -142,29 +175,64 @@ def run_eager(op: str, inputs, attrs: dict):
 # -- the fast paths of the elementwise APIs ----------------------------------------------
 #
 # ``tf.add(x, y)`` on eager tensors in one frame: the checks that nothing watches the op (no
-# graph being built, no tape, no numeric checks), the key built without a loop, one lookup,
-# the kernel, the result. Anything else (a miss, a several-output or keyword-taking kernel,
-# a tape, a graph, a composite argument) calls ``general``, the API's reference path, which
-# goes through run_eager and fills the cache. The kernel call is written out here as in
-# run_eager (one frame less per op is the point).
+# graph being built, no tape, no numeric checks), one lookup, the kernel, the result. Each API
+# has its own table, keyed on what varies between its calls: the inputs' interned ValueSpecs
+# (dtype and shape, hashed by identity), or for a Python number operand its class and value.
+# A hit is ``(kernel, output dtype, operand value, output ValueSpec, quiet)``: the key is
+# short, holds neither the op nor its attrs, ``x * 2.0`` needs one lookup, the result carries
+# its spec to the next op, and an integer kernel that cannot warn skips the error state. A table learns only what _CACHE holds (``_learn``) and is dropped with it.
+# Anything else (a miss, a several-output or keyword-taking kernel, a tape, a graph, a
+# composite argument) calls ``general``, the API's reference path, which goes through
+# run_eager and fills _CACHE. The kernel call is written out here as in run_eager (one frame
+# less per op is the point).
+
+_TABLES: list = []   # every API's table (cleared by clear_cache)
+_TABLE_LIMIT = 256   # entries of one table: it is dropped when full
+
+
+def _table() -> dict:
+    table: dict = {}
+    _TABLES.append(table)
+    return table
+
+
+def _learn(table: dict, local, key: tuple, operand=None):
+    """``table[local]``, made from ``_CACHE[key]`` when that is a plain one-output entry;
+    else None (the caller takes its reference path, which fills _CACHE)."""
+    entry = _CACHE.get(key)
+    if entry.__class__ is not _Entry or entry.single is None:
+        return None
+    if len(table) >= _TABLE_LIMIT:
+        table.clear()
+    spec = None if entry.shape is None else value_spec(entry.single.name, entry.shape)
+    hit = table[local] = (entry.kernel, entry.single, operand, spec, entry.quiet)
+    return hit
+
 
 def unary_api(op: str, general):
     """The public function ``fn(x, name=None)`` of a one-input op without attrs."""
+    table = _table()
+
     def fn(x, name=None):
         if x.__class__ is EagerTensor and not _building.graphs and not RECORDERS \
                 and not NUMERIC_CHECKS:
-            a = x._value
-            entry = _CACHE.get((op, x._dtype.name,
-                                a.shape if a.__class__ is np.ndarray else _shape(x)))
-            if entry.__class__ is _Entry and entry.single is not None:
-                token = _set_quiet(_QUIET_STATE)
-                try:
-                    result = entry.kernel(a)
-                except _KERNEL_ERRORS as e:
-                    raise _user_error(op, e) from None
-                finally:
-                    _reset_quiet(token)
-                return EagerTensor(result, entry.single)
+            s = x._spec or x._value_spec()
+            hit = table.get(s) or _learn(table, s, (op, s.dtype, s.shape))
+            if hit is not None:
+                if hit[4]:
+                    token = _set_quiet(_QUIET_STATE)
+                    try:
+                        result = hit[0](x._value)
+                    except _KERNEL_ERRORS as e:
+                        raise _user_error(op, e) from None
+                    finally:
+                        _reset_quiet(token)
+                else:  # (integer kernels that cannot warn)
+                    try:
+                        result = hit[0](x._value)
+                    except _KERNEL_ERRORS as e:
+                        raise _user_error(op, e) from None
+                return EagerTensor(result, hit[1], hit[3])
         return general(x, name)
     return fn
 
@@ -175,35 +243,49 @@ def binary_api(op: str, general, numbers: dict | None = None, plain=(),
 
     ``y`` may also be a Python number of a class in ``plain`` found in ``numbers`` (operand
     tensors by ``(class, value, dtype name)``, made by the reference path); ``attrs``: the
-    op's constant attrs, frozen once into the key.
+    op's constant attrs, frozen once into the _CACHE key.
     """
-    frozen = None if not attrs else freeze_attrs(attrs)
+    table = _table()
+    frozen = (freeze_attrs(attrs),) if attrs else ()
 
     def fn(x, y, name=None):
         if x.__class__ is EagerTensor and not _building.graphs and not RECORDERS \
                 and not NUMERIC_CHECKS:
-            t, c, dt = y, y.__class__, x._dtype.name
-            if c is not EagerTensor:
-                t = numbers.get((c, y, dt)) if c in plain else None
-            if t is not None:
-                a, b = x._value, t._value
-                key = (op, dt, a.shape if a.__class__ is np.ndarray else _shape(x),
-                       t._dtype.name, b.shape if b.__class__ is np.ndarray else _shape(t))
-                if frozen is not None:
-                    key += (frozen,)
-                entry = _CACHE.get(key)
-                if entry.__class__ is _Entry and entry.single is not None:
+            s, c = x._spec or x._value_spec(), y.__class__
+            if c is EagerTensor:
+                b, t = y._value, y._spec or y._value_spec()
+                local = (s, t)
+                hit = table.get(local) or _learn(
+                    table, local, (op, s.dtype, s.shape, t.dtype, t.shape) + frozen)
+            elif c in plain:  # (a float zero or NaN is never in numbers, so never here)
+                local = (s, c, y)
+                hit = table.get(local)
+                if hit is None:
+                    t = numbers.get((c, y, s.dtype))
+                    if t is not None:
+                        hit = _learn(table, local, (op, s.dtype, s.shape, t._dtype.name,
+                                                    _shape(t)) + frozen, t._value)
+                if hit is not None:
+                    b = hit[2]
+            else:
+                hit = None
+            if hit is not None:
+                if hit[4]:
                     token = _set_quiet(_QUIET_STATE)
                     try:
-                        result = entry.kernel(a, b)
+                        result = hit[0](x._value, b)
                     except _KERNEL_ERRORS as e:
                         raise _user_error(op, e) from None
                     finally:
                         _reset_quiet(token)
-                    return EagerTensor(result, entry.single)
+                else:  # (integer kernels that cannot warn)
+                    try:
+                        result = hit[0](x._value, b)
+                    except _KERNEL_ERRORS as e:
+                        raise _user_error(op, e) from None
+                return EagerTensor(result, hit[1], hit[3])
         return general(x, y, name)
     return fn
-
 
 
 def _user_error(op: str, e: Exception) -> InvalidArgumentError:
@@ -299,7 +381,7 @@ def _miss(op, inputs, attrs, values, key, entry):
             kernel, kwargs = opdef.build(_NodeView(probes, attrs, types), None), {}
         except Exception:  # noqa: BLE001 (a build needing a real graph node: the plain kernel)
             pass
-    new = _Entry(kernel, kwargs, tuple(t.dtype for t in types))
+    new = _Entry(kernel, kwargs, types, probes)
     if not reads and allowed is None:
         _store(op, key, new)
         return new

@@ -20,14 +20,14 @@ from runtime.gradients.backprop import backprop
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
 from runtime.ops.complex_ops import real
-from runtime.ops.core import convert_to_tensor
+from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.ops.logging_ops import Assert
 from runtime.ops.special_ops import cumprod, unsorted_segment_sum
 from runtime.ops.string_ops import as_string  # noqa: F401
 from runtime.tensor import Tensor
 
 __all__ = ["as_string", "assert_equal", "assert_greater", "assert_less", "assert_rank",
-           "dynamic_partition", "dynamic_stitch", "histogram_fixed_width",
+           "dynamic_partition", "dynamic_stitch", "fingerprint", "histogram_fixed_width",
            "hessians", "histogram_fixed_width_bins", "saturate_cast", "scalar_mul", "shape_n",
            "unravel_index"]
 
@@ -214,3 +214,11 @@ def hessians(ys, xs, gate_gradients: bool = False, aggregation_method=None,
         shape = A.shape(x)
         result.append(A.reshape(A.stack(rows), A.concat([shape, shape], 0), name=name))
     return result
+
+
+def fingerprint(data, method="farmhash64", name=None) -> Tensor:
+    """``tf.fingerprint``: an 8-byte FarmHash fingerprint (uint8 ``[batch, 8]``) of each row
+    of ``data``, stable across runs and machines: TensorFlow's bytes."""
+    return apply_op("Fingerprint", [convert_to_tensor(data)], {"method": str(method)},
+                    name=name or "Fingerprint")
+

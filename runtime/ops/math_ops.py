@@ -238,11 +238,12 @@ def logical_xor(x, y, name=None) -> Tensor:
 def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False,
            adjoint_a: bool = False, adjoint_b: bool = False, name=None) -> Tensor:
     """``tf.matmul``: MatMul for two matrices, BatchMatMulV2 when either has batch dims."""
-    if a.__class__ is EagerTensor and b.__class__ is EagerTensor \
-            and not (transpose_a or transpose_b or adjoint_a or adjoint_b):
-        va, vb = a._value, b._value  # the fast path: two eager matrices as they are
-        if va.__class__ is np.ndarray and vb.__class__ is np.ndarray and va.ndim == 2 == vb.ndim:
-            return _matmul2(a, b, name)
+    if transpose_a or transpose_b or adjoint_a or adjoint_b:
+        return _matmul(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, name)
+    return _plain_matmul(a, b, name)  # (two eager matrices: one lookup, np.matmul)
+
+
+def _matmul(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, name) -> Tensor:
     name = name or "MatMul"
     a, b = operands(a, b, name)
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
@@ -254,9 +255,10 @@ def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False,
     return apply_op("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb}, name=name)
 
 
-_matmul2 = binary_api("MatMul", lambda a, b, name: apply_op(
-    "MatMul", [a, b], {"transpose_a": False, "transpose_b": False}, name=name or "MatMul"),
-    attrs={"transpose_a": False, "transpose_b": False})  # eager 2-D @ 2-D, nothing transposed
+# Nothing transposed: eager 2-D @ 2-D hits the MatMul entries the reference path made (a batch
+# matmul's shapes never have one: it makes BatchMatMulV2 entries).
+_plain_matmul = binary_api("MatMul", lambda a, b, name: _matmul(
+    a, b, False, False, False, False, name), attrs={"transpose_a": False, "transpose_b": False})
 
 
 def _rank(t: Tensor) -> int | None:

@@ -322,3 +322,19 @@ def test_compat_and_version():
     assert compat.integral_types[0] is __import__("numbers").Integral
     assert version.VERSION == tf.__version__
     assert isinstance(version.GRAPH_DEF_VERSION, int)
+
+
+def test_fingerprint_gives_tensorflows_bytes():
+    # TensorFlow 2.21's tf.fingerprint (FarmHash Fingerprint64 per row).
+    assert tf.fingerprint(tf.constant(["hello", "world"])).numpy().tolist() == [
+        [232, 12, 56, 49, 169, 229, 139, 180], [110, 180, 184, 94, 67, 84, 26, 228]]
+    assert tf.fingerprint(tf.constant([["a", "b"], ["c", ""]])).numpy().tolist() == [
+        [122, 64, 59, 169, 136, 60, 55, 83], [101, 91, 225, 7, 52, 192, 29, 135]]
+    assert tf.fingerprint(tf.constant([[1, 2], [3, 4]])).numpy().tolist() == [
+        [76, 18, 253, 133, 168, 204, 240, 10], [254, 162, 60, 240, 103, 244, 53, 255]]
+    staged = tf.function(tf.fingerprint)(tf.constant([1.5, 2.5]))
+    assert staged.dtype == tf.uint8 and staged.numpy().tolist() == [
+        [64, 181, 56, 72, 223, 224, 189, 72], [215, 206, 200, 229, 128, 42, 67, 207]]
+    assert tf.fingerprint(tf.constant([], tf.string)).shape == [0, 8]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="at least one dimension"):
+        tf.fingerprint(tf.constant(1))
