@@ -49,8 +49,9 @@ from runtime.trace_type import types  # noqa: F401
 from runtime.gradients import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401
 from runtime.gradients.custom_gradient import custom_gradient, recompute_grad  # noqa: F401
 from runtime import autodiff  # noqa: F401
-from runtime import keras, optimizers  # noqa: F401
-from runtime import image, io, linalg, nn, saved_model, train  # noqa: F401
+from runtime import keras  # noqa: F401
+from runtime.keras import optimizers  # noqa: F401  (tf.optimizers is tf.keras.optimizers)
+from runtime import image, io, linalg, nn, saved_model, signal, train  # noqa: F401
 # The top-level aliases (tf.einsum, tf.cumsum, tf.map_fn, tf.device...): each module's __all__.
 from runtime.ops.nn_ops import *  # noqa: F401,F403,E402
 from runtime.ops.linalg_ops import *  # noqa: F401,F403,E402

@@ -91,3 +91,4 @@ gfile = _Namespace(GFile=GFile, exists=_os.path.exists, isdir=_os.path.isdir,
 
 def _raise_exists(path):
     raise FileExistsError(f"file already exists: {path}")
+from runtime.image.png import decode_png, encode_png  # noqa: F401,E402  (also tf.io names)

@@ -27,6 +27,8 @@ from runtime.origin import current_origin
 class Optimizer:
     """Base class: gradient application, slot Variables, the ``iterations`` counter."""
 
+    _slot_initial: dict[str, float] = {}  # a slot's starting value, when not zero
+
     def __init__(self, learning_rate=0.001, name: str = "Optimizer"):
         self._learning_rate = learning_rate
         self._name = name
@@ -47,7 +49,13 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        return self._learning_rate
+        """The rate of the next step (a schedule evaluated at ``iterations``)."""
+        lr = self._learning_rate
+        return lr(self.iterations) if callable(lr) else lr
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        self._learning_rate = value
 
     def get_slot(self, var, slot_name: str):
         return self._slots[var._resource][slot_name]
@@ -73,10 +81,11 @@ class Optimizer:
         for v in var_list:
             if v._resource in self._slots:
                 continue
-            zeros = np.zeros(v.shape.as_list(), dtype=v.dtype.numpy_dtype)
             base = v.name.split(":")[0]
             self._slots[v._resource] = {
-                s: Variable(zeros, trainable=False, name=f"{self._name}/{base}/{s}")
+                s: Variable(np.full(v.shape.as_list(), self._slot_initial.get(s, 0.0),
+                                    dtype=v.dtype.numpy_dtype),
+                            trainable=False, name=f"{self._name}/{base}/{s}")
                 for s in self._slot_names}
             self._slot_owners[v._resource] = v
             created = created or bool(self._slot_names)
@@ -120,7 +129,7 @@ class Optimizer:
         return self.apply_gradients(zip(grads, var_list))
 
     def _lr(self, v):
-        return M.cast(convert_to_tensor(self._learning_rate, dtype_hint=v.dtype), v.dtype)
+        return M.cast(convert_to_tensor(self.learning_rate, dtype_hint=v.dtype), v.dtype)
 
     def _apply_dense(self, g, v) -> None:
         raise NotImplementedError

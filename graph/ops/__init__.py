@@ -6,4 +6,4 @@ from graph.ops import data, tensor_array  # noqa: F401
 from graph.ops import py_func  # noqa: F401
 from graph.ops import gradient_ops  # noqa: F401
 from graph.ops import ragged, sparse  # noqa: F401
-from graph.ops import nn, linalg, special, io, image, sets  # noqa: F401
+from graph.ops import nn, linalg, special, io, image, sets, spectral  # noqa: F401

@@ -1,6 +1,6 @@
-"""``tf.keras``: the subset the guides use — layers, models, initializers, activations,
-losses, metrics, and the optimizers of ``runtime.optimizers``."""
-from runtime import optimizers  # noqa: F401
-from runtime.keras import activations, initializers, layers, losses, metrics, models  # noqa: F401
+"""``tf.keras``: the subset that custom training loops use — layers, models, initializers,
+activations, losses, metrics, optimizers and their learning-rate schedules."""
+from runtime.keras import (activations, initializers, layers, losses, metrics,  # noqa: F401
+                           models, optimizers)
 from runtime.keras.layers.base import KerasTensor  # noqa: F401
 from runtime.keras.models import Input, Model, Sequential  # noqa: F401

@@ -16,7 +16,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import as_dtype
-from runtime.ops.core import constant
+from runtime.ops.core import constant as _constant
 from runtime.ops.random_ops import get_seed
 
 
@@ -28,7 +28,7 @@ class Initializer:
         dims = tuple(shape)
         if any(d is None for d in dims):
             raise ValueError(f"{type(self).__name__} needs a fully defined shape, got {dims}")
-        return constant(self._values(tuple(int(d) for d in dims), dtype), dtype=dtype)
+        return _constant(self._values(tuple(int(d) for d in dims), dtype), dtype=dtype)
 
     def _values(self, shape, dtype) -> np.ndarray:
         raise NotImplementedError(f"{type(self).__name__} must define _values")
@@ -196,16 +196,63 @@ HeNormal = _variance_scaling("HeNormal", 2.0, "fan_in", "truncated_normal")
 LecunUniform = _variance_scaling("LecunUniform", 1.0, "fan_in", "uniform")
 LecunNormal = _variance_scaling("LecunNormal", 1.0, "fan_in", "truncated_normal")
 
+class Orthogonal(RandomInitializer):
+    """A (semi-)orthogonal matrix from the QR decomposition of a normal one, times ``gain``;
+    higher-rank shapes are the matrix of their flattened leading axes by the last axis."""
+
+    def __init__(self, gain=1.0, seed=None):
+        super().__init__(seed)
+        self.gain = gain
+
+    def _sample(self, rng, shape):
+        if len(shape) < 2:
+            raise ValueError(f"The tensor to initialize must be at least two-dimensional. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        rows, cols = int(np.prod(shape[:-1])), int(shape[-1])
+        q, r = np.linalg.qr(rng.standard_normal((max(rows, cols), min(rows, cols))))
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return self.gain * q.reshape(shape)
+
+    def get_config(self):
+        return {"gain": self.gain, "seed": self.seed}
+
+
+class Identity(Initializer):
+    """``gain`` times the identity matrix (2-D shapes only)."""
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def _values(self, shape, dtype):
+        if len(shape) != 2:
+            raise ValueError(f"Identity matrix initializer can only be used for 2D matrices. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        return (self.gain * np.eye(*shape)).astype(dtype.numpy_dtype)
+
+    def get_config(self):
+        return {"gain": self.gain}
+
+
 _BY_NAME = {c.__name__: c for c in (
     Zeros, Ones, Constant, RandomNormal, RandomUniform, TruncatedNormal, VarianceScaling,
-    GlorotUniform, GlorotNormal, HeUniform, HeNormal, LecunUniform, LecunNormal)}
+    GlorotUniform, GlorotNormal, HeUniform, HeNormal, LecunUniform, LecunNormal, Orthogonal,
+    Identity)}
 _BY_NAME.update({"zeros": Zeros, "ones": Ones, "constant": Constant,
                  "random_normal": RandomNormal, "random_uniform": RandomUniform,
                  "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling,
                  "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
                  "he_uniform": HeUniform, "he_normal": HeNormal,
                  "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
-                 "uniform": RandomUniform, "normal": RandomNormal})
+                 "uniform": RandomUniform, "normal": RandomNormal, "orthogonal": Orthogonal,
+                 "identity": Identity})
+OrthogonalInitializer, IdentityInitializer = Orthogonal, Identity
+# Keras 3's lower-case aliases of the classes.
+zeros, ones, constant, identity, orthogonal = Zeros, Ones, Constant, Identity, Orthogonal
+random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
+variance_scaling, glorot_uniform, glorot_normal = VarianceScaling, GlorotUniform, GlorotNormal
+he_uniform, he_normal, lecun_uniform, lecun_normal = HeUniform, HeNormal, LecunUniform, LecunNormal
 
 
 def get(identifier):

@@ -1,4 +1,5 @@
-"""The core layers: Dense, Activation, Dropout, Flatten, Reshape, Embedding."""
+"""The core layers: Dense, Activation, Dropout, Flatten, Reshape, Embedding, Identity,
+Lambda, and the Gaussian noise layers."""
 from __future__ import annotations
 
 import math
@@ -6,7 +7,7 @@ import math
 from graph import dtypes
 from runtime.keras import activations, initializers
 from runtime.keras.layers.base import Layer
-from runtime.ops import array_ops, math_ops, nn_ops
+from runtime.ops import array_ops, math_ops, nn_ops, random_ops
 from runtime.ops.core import convert_to_tensor
 
 
@@ -165,3 +166,68 @@ class Embedding(Layer):
         return {**super().get_config(), "input_dim": self.input_dim,
                 "output_dim": self.output_dim,
                 "embeddings_initializer": initializers.serialize(self.embeddings_initializer)}
+
+
+class Identity(Layer):
+    """Returns its inputs unchanged."""
+
+
+class Lambda(Layer):
+    """Wraps ``function(inputs, **arguments)`` as a layer (it has no weights of its own)."""
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        if not callable(function):
+            raise TypeError(f"Lambda's `function` must be callable, got {function!r}")
+        self.function, self.output_shape_arg = function, output_shape
+        self.arguments = dict(arguments or {})
+
+    def call(self, inputs):
+        return self.function(inputs, **self.arguments)
+
+    def get_config(self):
+        return {**super().get_config(), "function": self.function,
+                "output_shape": self.output_shape_arg, "arguments": self.arguments}
+
+
+class GaussianNoise(Layer):
+    """Adds N(0, stddev^2) noise, only when training."""
+
+    def __init__(self, stddev, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= stddev <= 1:
+            raise ValueError(f"Invalid value received for argument `stddev`. Expected a float "
+                             f"value between 0 and 1. Received: stddev={stddev}")
+        self.stddev, self.seed = stddev, seed
+
+    def call(self, inputs, training=False):
+        if training and self.stddev > 0:
+            noise = random_ops.normal(array_ops.shape(inputs), stddev=self.stddev,
+                                      dtype=inputs.dtype, seed=self.seed)
+            return math_ops.add(inputs, noise)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "stddev": self.stddev, "seed": self.seed}
+
+
+class GaussianDropout(Layer):
+    """Multiplies by N(1, rate / (1 - rate)) noise, only when training."""
+
+    def __init__(self, rate, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= rate <= 1:
+            raise ValueError(f"Invalid value received for argument `rate`. Expected a float "
+                             f"value between 0 and 1. Received: rate={rate}")
+        self.rate, self.seed = rate, seed
+
+    def call(self, inputs, training=False):
+        if training and 0 < self.rate < 1:
+            noise = random_ops.normal(array_ops.shape(inputs), mean=1.0,
+                                      stddev=math.sqrt(self.rate / (1.0 - self.rate)),
+                                      dtype=inputs.dtype, seed=self.seed)
+            return math_ops.multiply(inputs, noise)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed}

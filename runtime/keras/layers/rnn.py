@@ -1,0 +1,368 @@
+"""Recurrent layers: SimpleRNN, GRU and LSTM over their cells, as Keras 3 computes them.
+
+A cell maps ``(inputs_t, states) -> (output_t, new_states)``; ``RNN`` runs a cell over the
+time axis of ``[batch, time, features]`` inputs with ``tf.scan`` (a while loop when
+staged), so sequences of unknown length work inside a tf.function and gradients flow
+through the loop. Dropout masks are drawn once per call, before the loop, and reused at
+every step (Keras's rule).
+"""
+from __future__ import annotations
+
+from runtime import nest
+from runtime.keras import activations, initializers
+from runtime.keras.layers.base import Layer
+from runtime.ops import array_ops as A, math_ops as M, nn_ops
+from runtime.ops.functional_ops import scan
+
+
+class _Cell(Layer):
+    """Shared cell parts: the three weights and the dropout masks."""
+
+    _gates = 1
+
+    def __init__(self, units, activation="tanh", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", dropout=0.0, recurrent_dropout=0.0, seed=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(f"Received an invalid value for argument `units`, expected a "
+                             f"positive integer, got {units}.")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.dropout = min(1.0, max(0.0, dropout))
+        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+        self.seed = seed
+        self.kernel = self.recurrent_kernel = self.bias = None
+        self._masks = (None, None)
+
+    @property
+    def state_size(self):
+        return self.units
+
+    @property
+    def output_size(self):
+        return self.units
+
+    def build(self, input_shape):
+        width = self._gates * self.units
+        self.kernel = self.add_weight(shape=(input_shape[-1], width),
+                                      initializer=self.kernel_initializer, name="kernel")
+        self.recurrent_kernel = self.add_weight(shape=(self.units, width),
+                                                initializer=self.recurrent_initializer,
+                                                name="recurrent_kernel")
+        if self.use_bias:
+            self.bias = self.add_weight(shape=self._bias_shape(), name="bias",
+                                        initializer=self._bias_initializer())
+        self.built = True
+
+    def _bias_shape(self):
+        return (self._gates * self.units,)
+
+    def _bias_initializer(self):
+        return self.bias_initializer
+
+    def make_dropout_masks(self, step_input, state, training):
+        """Draws this call's masks (kept until the next call)."""
+        def mask(like, rate):
+            if not training or rate <= 0:
+                return None
+            return nn_ops.dropout(A.ones_like(like), rate=rate, seed=self.seed)
+        self._masks = (mask(step_input, self.dropout), mask(state, self.recurrent_dropout))
+
+    def _dropped(self, inputs, h_tm1):
+        in_mask, rec_mask = self._masks
+        return (inputs if in_mask is None else M.multiply(inputs, in_mask),
+                h_tm1 if rec_mask is None else M.multiply(h_tm1, rec_mask))
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units,
+                "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "dropout": self.dropout, "recurrent_dropout": self.recurrent_dropout,
+                "seed": self.seed}
+
+
+def _bias_add(x, bias):
+    return x if bias is None else M.add(x, bias)
+
+
+class SimpleRNNCell(_Cell):
+    """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``."""
+
+    def call(self, inputs, states, training=False):
+        h_tm1 = states[0] if isinstance(states, (list, tuple)) else states
+        inputs, h_dropped = self._dropped(inputs, h_tm1)
+        h = _bias_add(M.matmul(inputs, self.kernel), self.bias)
+        output = self.activation(M.add(h, M.matmul(h_dropped, self.recurrent_kernel)))
+        return output, [output] if isinstance(states, (list, tuple)) else output
+
+
+class LSTMCell(_Cell):
+    """The LSTM step: input, forget, cell and output gates (Keras's gate order i, f, c, o);
+    ``unit_forget_bias`` starts the forget gate's bias at one."""
+
+    _gates = 4
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 unit_forget_bias=True, dropout=0.0, recurrent_dropout=0.0, seed=None,
+                 **kwargs):
+        super().__init__(units, activation, use_bias, kernel_initializer,
+                         recurrent_initializer, bias_initializer, dropout, recurrent_dropout,
+                         seed, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.unit_forget_bias = unit_forget_bias
+
+    @property
+    def state_size(self):
+        return [self.units, self.units]
+
+    def _bias_initializer(self):
+        if not self.unit_forget_bias:
+            return self.bias_initializer
+        base, units = self.bias_initializer, self.units
+
+        def init(shape, dtype=None):
+            return A.concat([base((units,), dtype=dtype),
+                             initializers.Ones()((units,), dtype=dtype),
+                             base((2 * units,), dtype=dtype)], axis=0)
+        return init
+
+    def call(self, inputs, states, training=False):
+        h_tm1, c_tm1 = states
+        inputs, h_dropped = self._dropped(inputs, h_tm1)
+        z = M.add(M.matmul(inputs, self.kernel), M.matmul(h_dropped, self.recurrent_kernel))
+        z0, z1, z2, z3 = A.split(_bias_add(z, self.bias), 4, axis=-1)
+        i, f = self.recurrent_activation(z0), self.recurrent_activation(z1)
+        c = M.add(M.multiply(f, c_tm1), M.multiply(i, self.activation(z2)))
+        h = M.multiply(self.recurrent_activation(z3), self.activation(c))
+        return h, [h, c]
+
+    def get_config(self):
+        return {**super().get_config(), "unit_forget_bias": self.unit_forget_bias,
+                "recurrent_activation": activations.serialize(self.recurrent_activation)}
+
+
+class GRUCell(_Cell):
+    """The GRU step (update gate z, reset gate r); with ``reset_after`` (Keras's default)
+    the reset gate applies after the recurrent matmul and the bias has two rows."""
+
+    _gates = 3
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros", dropout=0.0,
+                 recurrent_dropout=0.0, reset_after=True, seed=None, **kwargs):
+        super().__init__(units, activation, use_bias, kernel_initializer,
+                         recurrent_initializer, bias_initializer, dropout, recurrent_dropout,
+                         seed, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.reset_after = reset_after
+
+    def _bias_shape(self):
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def call(self, inputs, states, training=False):
+        h_tm1 = states[0] if isinstance(states, (list, tuple)) else states
+        inputs, h_dropped = self._dropped(inputs, h_tm1)
+        units = self.units
+        if self.bias is None:
+            input_bias = recurrent_bias = None
+        elif self.reset_after:
+            input_bias, recurrent_bias = self.bias[0], self.bias[1]
+        else:
+            input_bias, recurrent_bias = self.bias, None
+        x_z, x_r, x_h = A.split(_bias_add(M.matmul(inputs, self.kernel), input_bias), 3, axis=-1)
+        if self.reset_after:
+            inner = _bias_add(M.matmul(h_dropped, self.recurrent_kernel), recurrent_bias)
+            rec_z, rec_r, rec_h = A.split(inner, 3, axis=-1)
+            z = self.recurrent_activation(M.add(x_z, rec_z))
+            r = self.recurrent_activation(M.add(x_r, rec_r))
+            hh = self.activation(M.add(x_h, M.multiply(r, rec_h)))
+        else:
+            rec = self.recurrent_kernel
+            z = self.recurrent_activation(M.add(x_z, M.matmul(h_dropped, rec[:, :units])))
+            r = self.recurrent_activation(M.add(x_r, M.matmul(h_dropped,
+                                                               rec[:, units:2 * units])))
+            hh = self.activation(M.add(x_h, M.matmul(M.multiply(r, h_dropped),
+                                                     rec[:, 2 * units:])))
+        h = M.add(M.multiply(z, h_tm1), M.multiply(M.subtract(1.0, z), hh))
+        return h, [h] if isinstance(states, (list, tuple)) else h
+
+    def get_config(self):
+        return {**super().get_config(), "reset_after": self.reset_after,
+                "recurrent_activation": activations.serialize(self.recurrent_activation)}
+
+
+class RNN(Layer):
+    """Runs ``cell`` over the time axis; the last output (or all, ``return_sequences``),
+    followed by the final states with ``return_state``."""
+
+    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
+                 stateful=False, unroll=False, zero_output_for_mask=False, **kwargs):
+        if stateful:
+            raise NotImplementedError("stateful RNN layers are not supported")
+        super().__init__(**kwargs)
+        self.cell = cell
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards, self.unroll = go_backwards, unroll
+
+    def build(self, input_shape):
+        if input_shape is None or len(input_shape) != 3:
+            raise ValueError(f"Input should have rank 3 [batch, timesteps, features], "
+                             f"received input_shape={input_shape}")
+        if not self.cell.built:
+            self.cell.build(tuple(input_shape[:1]) + tuple(input_shape[2:]))
+            self.cell.built = True
+        self.built = True
+
+    def call(self, sequences, initial_state=None, mask=None, training=False):
+        if mask is not None:
+            raise NotImplementedError("RNN masks are not supported")
+        cell, batch = self.cell, A.shape(sequences)[0]
+        sizes = cell.state_size if isinstance(cell.state_size, (list, tuple)) \
+            else [cell.state_size]
+        if initial_state is None:
+            states = [A.zeros(A.stack([batch, size]), dtype=sequences.dtype) for size in sizes]
+        else:
+            states = list(initial_state if isinstance(initial_state, (list, tuple))
+                          else [initial_state])
+        time_major = A.transpose(sequences, [1, 0, 2])
+        if self.go_backwards:
+            time_major = A.reverse(time_major, [0])
+        if isinstance(cell, _Cell):
+            cell.make_dropout_masks(sequences[:, 0], states[0], training)
+
+        def step(carry, x):
+            output, new_states = cell.call(x, list(carry[1]), training=training)
+            return output, list(nest.flatten(new_states))
+        width = getattr(cell, "output_size", sizes[0])
+        first = A.zeros(A.stack([batch, width]), dtype=sequences.dtype)
+        outputs, finals = scan(step, time_major, initializer=(first, states))
+        if isinstance(cell, _Cell):
+            cell._masks = (None, None)
+        output = A.transpose(outputs, [1, 0, 2]) if self.return_sequences else outputs[-1]
+        if not self.return_state:
+            return output
+        return [output] + [s[-1] for s in finals]
+
+    def get_config(self):
+        return {**super().get_config(), "return_sequences": self.return_sequences,
+                "return_state": self.return_state, "go_backwards": self.go_backwards,
+                "unroll": self.unroll}
+
+
+def _rnn_layer(class_name, cell_class, doc):
+    def __init__(self, units, *args, return_sequences=False, return_state=False,
+                 go_backwards=False, stateful=False, unroll=False, **kwargs):
+        base_kwargs = {k: kwargs.pop(k) for k in ("name", "dtype", "trainable", "input_shape")
+                       if k in kwargs}
+        cell = cell_class(units, *args, dtype=base_kwargs.get("dtype"), name=None, **kwargs)
+        RNN.__init__(self, cell, return_sequences=return_sequences, return_state=return_state,
+                     go_backwards=go_backwards, stateful=stateful, unroll=unroll, **base_kwargs)
+
+    def __getattr__(self, name):  # units, activation... are the cell's
+        if name.startswith("_") or name == "cell":
+            raise AttributeError(name)
+        return getattr(self.cell, name)
+
+    def get_config(self):
+        config = {k: v for k, v in self.cell.get_config().items()
+                  if k not in ("name", "trainable", "dtype")}
+        return {**RNN.get_config(self), **config}
+
+    def from_config(cls, config):
+        return cls(**config)
+    return type(class_name, (RNN,), {"__init__": __init__, "__getattr__": __getattr__,
+                                     "get_config": get_config,
+                                     "from_config": classmethod(from_config),
+                                     "__doc__": doc, "__module__": __name__})
+
+
+SimpleRNN = _rnn_layer("SimpleRNN", SimpleRNNCell, "A fully connected RNN (SimpleRNNCell).")
+LSTM = _rnn_layer("LSTM", LSTMCell, "Long short-term memory (LSTMCell).")
+GRU = _rnn_layer("GRU", GRUCell, "Gated recurrent unit (GRUCell).")
+
+
+class Bidirectional(Layer):
+    """Runs a recurrent layer forwards and a copy of it backwards and merges their outputs
+    (``merge_mode``: "concat", "sum", "mul", "ave" or None for the pair)."""
+
+    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        if merge_mode not in ("sum", "mul", "ave", "concat", None):
+            raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should "
+                             f"be one of {{'sum', 'mul', 'ave', 'concat', None}}")
+        if weights is not None:
+            raise NotImplementedError("Bidirectional(weights=...) is not supported: call "
+                                      "set_weights once built")
+        config = layer.get_config()
+        self.forward_layer = type(layer).from_config(
+            {**config, "name": "forward_" + layer.name})
+        if backward_layer is None:
+            backward_layer = type(layer).from_config(
+                {**config, "name": "backward_" + layer.name,
+                 "go_backwards": not layer.go_backwards})
+        elif backward_layer.go_backwards == layer.go_backwards:
+            raise ValueError("Forward layer and backward layer should have different "
+                             "`go_backwards` value.")
+        self.backward_layer = backward_layer
+        self.merge_mode = merge_mode
+        self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
+
+    def call(self, sequences, initial_state=None, training=False):
+        forward_state = backward_state = None
+        if initial_state is not None:
+            half = len(initial_state) // 2
+            forward_state, backward_state = initial_state[:half], initial_state[half:]
+        forward = self.forward_layer(sequences, initial_state=forward_state, training=training)
+        backward = self.backward_layer(sequences, initial_state=backward_state,
+                                       training=training)
+        states = []
+        if self.return_state:
+            forward, states = forward[0], forward[1:] + backward[1:]
+            backward = backward[0]
+        if self.return_sequences:  # the backward outputs in input order
+            backward = A.reverse(backward, [1])
+        if self.merge_mode == "concat":
+            output = A.concat([forward, backward], axis=-1)
+        elif self.merge_mode == "sum":
+            output = M.add(forward, backward)
+        elif self.merge_mode == "ave":
+            output = M.multiply(M.add(forward, backward), 0.5)
+        elif self.merge_mode == "mul":
+            output = M.multiply(forward, backward)
+        else:
+            output = [forward, backward]
+        if not self.return_state:
+            return output
+        return (output if isinstance(output, list) else [output]) + states
+
+    def get_config(self):
+        return {**super().get_config(), "merge_mode": self.merge_mode}
+
+
+class TimeDistributed(Layer):
+    """Applies ``layer`` to every time step of ``[batch, time, ...]`` inputs."""
+
+    def __init__(self, layer, **kwargs):
+        super().__init__(**kwargs)
+        self.layer = layer
+
+    def call(self, inputs, training=None):
+        shape = A.shape(inputs)
+        merged = A.reshape(inputs, A.concat([[-1], shape[2:]], axis=0))
+        outputs = self.layer(merged, training=training)
+        out_shape = A.shape(outputs)
+        restored = A.reshape(outputs, A.concat([shape[:2], out_shape[1:]], axis=0))
+        dims = inputs.shape.as_list()[:2] + outputs.shape.as_list()[1:]
+        return A.ensure_shape(restored, dims) if outputs.shape.rank is not None else restored
