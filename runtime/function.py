@@ -58,6 +58,7 @@ VARIABLE_CREATION_ERROR = (
 # TensorFlow logs a warning when this many of the last calls traced (per Python function).
 FREQUENT_TRACING_THRESHOLD = 5
 FREQUENT_TRACING_HISTORY = 10
+FREQUENT_TRACING_MAX_WARNINGS = 2  # per Python function, as TensorFlow's detector
 _log = logging.getLogger("tensorflow")  # (users' filters for TensorFlow's logger apply)
 
 
@@ -195,16 +196,17 @@ def _wait_for(flight: _Flight, me: int) -> bool:
 class _TracingDetector:
     """TensorFlow's frequent-tracing detector for one Python function, across its Function
     objects: the calls of the last traces (at most ``FREQUENT_TRACING_HISTORY`` calls
-    back, counted per trace); when ``FREQUENT_TRACING_THRESHOLD`` of them traced, each new
-    trace logs one warning."""
+    back, counted per trace); when ``FREQUENT_TRACING_THRESHOLD`` of them traced, a new
+    trace logs one warning (``FREQUENT_TRACING_MAX_WARNINGS`` in all)."""
 
-    __slots__ = ("calls", "counted", "total", "per_trace")
+    __slots__ = ("calls", "counted", "total", "per_trace", "warnings")
 
     def __init__(self):
         self.calls = 0  # every call (a plain counter: cache hits only increment it)
         self.counted = 0  # calls already attributed to a trace
         self.total = 0  # calls in the history
         self.per_trace: collections.deque = collections.deque()
+        self.warnings = 0
 
     def traced(self, python_function, reason) -> None:
         """Counts a trace of ``python_function``; ``reason``: a string, or a callable wording
@@ -221,8 +223,10 @@ class _TracingDetector:
         while self.per_trace and self.total - self.per_trace[0] > FREQUENT_TRACING_HISTORY:
             self.total -= self.per_trace.popleft()
         if len(self.per_trace) < FREQUENT_TRACING_THRESHOLD or \
+                self.warnings >= FREQUENT_TRACING_MAX_WARNINGS or \
                 not _log.isEnabledFor(logging.WARNING):  # (then the reason is never worded)
             return
+        self.warnings += 1
         _log.warning(
             f"{len(self.per_trace)} out of the last {self.total} calls to {python_function!r} "
             "triggered tf.function retracing. Tracing is expensive and the excessive number of "
