@@ -110,19 +110,27 @@ class ConcreteFunction:
 
     def __call__(self, *args, **kwargs):
         if context.current_graph() is not None:
-            raise NotImplementedError(
-                f"Calling ConcreteFunction {self._name} while another function is being traced "
-                "is not supported; call the tf.function itself (it inlines into the graph).")
+            return self._call_in_graph(args, kwargs)
         return self._run(self._flat_feeds_for(args, kwargs))
 
-    def _flat_feeds_for(self, args, kwargs) -> list:
-        """The plan's feeds for a call with these arguments (what ``__call__`` runs with)."""
-        try:
-            return self._flat_feeds(args, kwargs)
-        except TypeError:
-            return self._structured_feeds(args, kwargs)
+    def _call_in_graph(self, args, kwargs):
+        """Called while another function is traced: this trace's graph is copied into that
+        one, fed by the caller's tensors (TensorFlow records it as a call)."""
+        from runtime.graph_call import call_graph
+        outputs = iter(call_graph(self.graph, self._flat_feeds_for(args, kwargs, keep=True)))
+        flat = [None if leaf is None else next(outputs) for leaf in
+                nest.flatten(self.structured_outputs, expand_composites=True)]
+        return nest.pack_sequence_as(self.structured_outputs, flat, expand_composites=True)
 
-    def _flat_feeds(self, args, kwargs) -> list:
+    def _flat_feeds_for(self, args, kwargs, keep: bool = False) -> list:
+        """The plan's feeds for a call with these arguments (what ``__call__`` runs with); the
+        tensors themselves with ``keep``."""
+        try:
+            return self._flat_feeds(args, kwargs, keep)
+        except TypeError:
+            return self._structured_feeds(args, kwargs, keep)
+
+    def _flat_feeds(self, args, kwargs, keep: bool = False) -> list:
         params = self._flat_inputs
         names = [p[1] for p in params]
         if len(args) > len(params):
@@ -145,11 +153,11 @@ class ConcreteFunction:
                     raise TypeError(f"{self._flat_summary()} was traced with another Variable "
                                     f"for {param[1]}; call the tf.function to trace for this one.")
                 continue
-            feeds.append(self._check_tensor(value, param, index))
+            feeds.append(self._check_tensor(value, param, index, keep))
             index += 1
         return feeds
 
-    def _check_tensor(self, value, param, index: int):
+    def _check_tensor(self, value, param, index: int, keep: bool = False):
         _, name, dtype, shape = param
         if not isinstance(value, Tensor):
             if tt.is_variable(value):
@@ -167,9 +175,9 @@ class ConcreteFunction:
                 message=f"cannot compute {self._inference_name} as input #{index}(zero-based) "
                         f"was expected to have shape {shape} but has shape {value.shape} "
                         f"[Op:{self._inference_name}]")
-        return feed_value(value)
+        return value if keep else feed_value(value)
 
-    def _structured_feeds(self, args, kwargs) -> list:
+    def _structured_feeds(self, args, kwargs, keep: bool = False) -> list:
         spec = self._spec
         n = len(self._arg_specs)
         bound = list(args[:n])
@@ -187,15 +195,15 @@ class ConcreteFunction:
                             f"{', '.join(sorted(kwargs))}.")
         feeds: list = []
         for i, (value, name) in enumerate(zip(bound, self._arg_names)):
-            self._match(value, self._key[i], name, feeds)
+            self._match(value, self._key[i], name, feeds, keep)
         if self._kwarg_specs:
             extra_key = dict(self._key[len(self._arg_specs)][1])
             for k, v in extra.items():
-                self._match(v, extra_key[k], k, feeds)
+                self._match(v, extra_key[k], k, feeds, keep)
         del spec
         return feeds
 
-    def _match(self, value, key, path: str, feeds: list) -> None:
+    def _match(self, value, key, path: str, feeds: list, keep: bool = False) -> None:
         """Checks one argument against its traced key; appends its tensors to ``feeds``."""
         tag = key[0]
         if value is _TRACED:
@@ -204,14 +212,14 @@ class ConcreteFunction:
             raise TypeError(f"{self._summary()} missing required argument: {path}.")
         if tag == tt.TENSOR:
             param = ("tensor", path, as_dtype(key[1]), TensorShape(key[2]))
-            feeds.append(self._check_tensor(value, param, len(feeds)))
+            feeds.append(self._check_tensor(value, param, len(feeds), keep))
             return
         if tag == tt.COMPOSITE:  # a composite value: its spec must fit, its components feed
             parts: list = []
             new = tt.make_key(value, parts)
             if not tt.is_subtype(new, key):
                 raise self._mismatch(path, key, new)
-            feeds.extend(feed_value(p) for p in parts)
+            feeds.extend(parts if keep else [feed_value(p) for p in parts])
             return
         new = tt.make_key(value, [])
         if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE, tt.DICT) and new[0] == tag:
@@ -220,13 +228,13 @@ class ConcreteFunction:
                     raise self._mismatch(path, key, new)
                 parts = dict(key[1])
                 for k in tt._sorted_keys(value):
-                    self._match(value[k], parts[k], f"{path}[{k!r}]", feeds)
+                    self._match(value[k], parts[k], f"{path}[{k!r}]", feeds, keep)
                 return
             parts = key[1] if tag != tt.NAMEDTUPLE else key[2]
             if len(parts) != len(value):
                 raise self._mismatch(path, key, new)
             for j, (v, k) in enumerate(zip(value, parts)):
-                self._match(v, k, f"{path}[{j}]", feeds)
+                self._match(v, k, f"{path}[{j}]", feeds, keep)
             return
         if not tt.is_subtype(new, key):
             raise self._mismatch(path, key, new)

@@ -38,7 +38,7 @@ from graph.ir import Graph
 from graph.passes import optimize as optimize_graph
 from graph.shapes import TensorShape
 from runtime import context, nest
-from runtime.composite import is_composite_tensor
+from runtime.composite import is_composite_tensor, type_spec_of
 from runtime.config import FLAGS
 from runtime.context import building_stack as _building
 from runtime.errors import StagingError
@@ -313,6 +313,9 @@ class Function:
         self._cache: dict = {}        # key -> ConcreteFunction (traced keys and memoized hits)
         self._hits: dict = {}         # ValueSpecs of an all-eager positional call -> its run
         self._traces: list = []       # (key, ConcreteFunction) in trace order
+        # calls inlined into other traces: key -> (args, kwargs) as specs, traced on demand
+        # (saving lists them, as TensorFlow keeps a trace for each)
+        self._inline_calls: dict = {}
         # Misses only: guards _traces, _in_flight, the trace counts/log and the rebuilding of
         # _cache (hits read _cache without it: entries are complete when they are stored).
         # Never held while tracing; re-entrant in case a key's __eq__/__hash__ or a __del__ run
@@ -464,6 +467,8 @@ class Function:
             args, extra = self._spec.bind(args, kwargs, self._name)
         feeds: list = []
         key = tuple([tt.make_key(a, feeds) for a in args]) + (tt.make_key(extra, feeds),)
+        if self._input_signature is None and key not in self._inline_calls:
+            self._inline_calls[key] = nest.map_structure(_spec_of_tensor, (args, extra))
         with self._tracing(key, args):
             return self._callable()(*args, **extra)
 
@@ -730,6 +735,10 @@ class Function:
         return "\n\n".join(c.pretty_printed_signature(verbose) for c in concretes)
 
     def _list_all_concrete_functions(self) -> list:
+        """Every trace, including one per call inlined into another function's trace."""
+        while self._inline_calls:
+            _, (args, extra) = self._inline_calls.popitem()
+            self.get_concrete_function(*args, **extra)
         return ([self._signature_concrete] if self._signature_concrete else []) + \
             [c for _, c in self._traces]
 
@@ -793,6 +802,14 @@ def _fast_signature_feeds(args, flat):
 
 def _convert_to(value, dtype):
     return convert_to_tensor(value, dtype=dtype)
+
+
+def _spec_of_tensor(value):
+    """A tensor's (or composite's) TypeSpec; any other value as it is."""
+    if isinstance(value, Tensor):
+        return TensorSpec(value.shape, value.dtype)
+    spec = type_spec_of(value)
+    return value if spec is None else spec
 
 
 def _spec_as_value(value):
