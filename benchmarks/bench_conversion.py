@@ -78,7 +78,7 @@ def main() -> None:
     code_ms = _median_ms(lambda: to_code(nested))
     full_ms = _median_ms(full)
     print(f"to_code of a 40-line nested function: median {code_ms:.3f} ms "
-          f"(target < {BUDGET * 1e3:.0f} ms)")
+          f"(target < {BUDGET * 1e3:.1f} ms)")
     print(f"convert + compile + source map:       median {full_ms:.3f} ms")
     harness.absolute("to_code, 40-line nested function", lambda: to_code(nested), BUDGET)
     harness.absolute("convert + compile, same function", full, FULL_BUDGET)

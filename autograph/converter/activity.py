@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.naming import LEAVES
+from autograph.converter.naming import BLOCKS, LEAVES
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -182,8 +182,10 @@ def reads(node) -> set[str]:
         for v in n.__dict__.values():
             if type(v) in LEAVES:
                 continue
-            if isinstance(v, list):
-                stack.extend([c for c in v if isinstance(c, gast.AST)])
+            if v.__class__ is list:
+                for c in v:
+                    if isinstance(c, gast.AST):
+                        stack.append(c)
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return names
@@ -210,8 +212,10 @@ def loads_name(node, name: str) -> bool:
         for v in n.__dict__.values():
             if type(v) in LEAVES:
                 continue
-            if isinstance(v, list):
-                stack.extend([c for c in v if isinstance(c, gast.AST)])
+            if v.__class__ is list:
+                for c in v:
+                    if isinstance(c, gast.AST):
+                        stack.append(c)
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return False
@@ -221,8 +225,8 @@ _NO_ENTER = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.Gener
 _DEFS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 
 
-_SIMPLE_NO_TARGETS = (gast.Expr, gast.Return, gast.Assert, gast.Raise, gast.Pass,
-                      gast.Global, gast.Nonlocal, gast.Break, gast.Continue)
+_SIMPLE_NO_TARGETS = frozenset({gast.Expr, gast.Return, gast.Assert, gast.Raise, gast.Pass,
+                                gast.Global, gast.Nonlocal, gast.Break, gast.Continue})
 
 
 def _assigned(node, composite: bool, walrus: bool = True) -> list[str]:
@@ -231,15 +235,24 @@ def _assigned(node, composite: bool, walrus: bool = True) -> list[str]:
     A hand-written walk (this runs for every statement the converter looks at).
     ``walrus=False`` promises there is no ``:=`` in the code: expressions are skipped.
     """
-    if not walrus and isinstance(node, _SIMPLE_NO_TARGETS):
-        return []
-    if not walrus and isinstance(node, gast.Assign):
-        out: list[str] = []
-        for t in node.targets:
-            for s in (_target_symbols if composite else target_names)(t, []):
-                if s not in out:
-                    out.append(s)
-        return out
+    if not walrus:  # a simple statement assigns its targets only
+        cls = node.__class__
+        if cls in _SIMPLE_NO_TARGETS:
+            return []
+        targets = None
+        if cls is gast.Assign or cls is gast.Delete:
+            targets = node.targets
+        elif cls is gast.AugAssign or (cls is gast.AnnAssign and node.value is not None):
+            targets = [node.target]
+        elif cls is gast.AnnAssign:
+            return []
+        if targets is not None:
+            out: list[str] = []
+            for t in targets:
+                for s in (_target_symbols if composite else target_names)(t, []):
+                    if s not in out:
+                        out.append(s)
+            return out
     out: list[str] = []
     collect = _target_symbols if composite else target_names
 
@@ -285,8 +298,10 @@ def _assigned(node, composite: bool, walrus: bool = True) -> list[str]:
         for v in n.__dict__.values():
             if type(v) in LEAVES:
                 continue
-            if isinstance(v, list):
-                children.extend([c for c in v if isinstance(c, gast.AST)])
+            if v.__class__ is list:
+                for c in v:
+                    if isinstance(c, gast.AST):
+                        children.append(c)
             elif isinstance(v, gast.AST):
                 children.append(v)
         stack.extend(reversed(children))
@@ -315,8 +330,9 @@ def scope_declarations(fn) -> tuple[set[str], set[str]]:
             nonlocals.update(node.names)
         elif isinstance(node, _SCOPES):
             continue
-        for f in ("body", "orelse", "finalbody", "handlers"):
-            stack.extend(getattr(node, f, None) or [])
+        d = node.__dict__
+        for f in BLOCKS.get(node.__class__, ()):
+            stack.extend(d.get(f) or ())
     return globals_, nonlocals
 
 
@@ -335,8 +351,10 @@ def nested_scopes(fn) -> list:
         for v in node.__dict__.values():
             if type(v) in LEAVES:
                 continue
-            if isinstance(v, list):
-                stack.extend([c for c in v if isinstance(c, gast.AST)])
+            if v.__class__ is list:
+                for c in v:
+                    if isinstance(c, gast.AST):
+                        stack.append(c)
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return out

@@ -19,6 +19,7 @@ class AssertTransformer(Transformer):
         else:
             new = templates.replace("ag__.assert_stmt(test, lambda: msg)", test=node.test,
                                     msg=node.msg)
+            self.ctx.namer.has_scopes = True  # (the dataflow analysis looks for scopes)
         return templates.located(new, node)
 
 

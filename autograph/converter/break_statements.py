@@ -34,7 +34,7 @@ class BreakTransformer(StatementTransformer):
         self.ctx.flags.add(flag)
         node.ag_break_flag = flag  # (a `continue` in `finally` drops a pending break)
         lowering = jumps.BlockLowering(lambda s: isinstance(s, gast.Break),
-                                       lambda s: templates.replace("flag = True", flag=flag),
+                                       lambda s, _: templates.replace("flag = True", flag=flag),
                                        flag, into_loops=False, namer=self.ctx.namer)
         node.body = lowering.known_false(lowering.block(node.body)) or [gast.Pass()]
         jumps.add_loop_condition(node, flag)

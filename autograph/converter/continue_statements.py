@@ -20,8 +20,8 @@ class ContinueTransformer(StatementTransformer):
         self.ctx.continue_loops.append((node, flag))
         pending_break = getattr(node, "ag_break_flag", None)
 
-        def replacement(s):
-            if lowering.in_finally and pending_break is not None:
+        def replacement(s, in_finally: bool):
+            if in_finally and pending_break is not None:
                 # a `continue` leaving a `finally` drops a `break` pending from its `try`
                 return templates.replace("flag = True\nbreak_ = False", flag=flag,
                                          break_=pending_break)

@@ -18,6 +18,12 @@ from autograph.converter.dataflow import FunctionAnalysis
 from autograph.converter.transformer import StatementTransformer, user_functions
 
 
+def _located(stmts: list, node) -> list:
+    """The generated statements located at the user's ``node``: these only, as no pass moves
+    statements after this one (``fill_locations`` gives the nested ones the same place)."""
+    return templates.located(stmts, node, nested=False)
+
+
 def _check_loads(names: list) -> None:
     """Each load of a maybe-unassigned name becomes ``ag__.ld(name)``, in place (the analysis
     found the nodes: no walk to find their parents)."""
@@ -194,7 +200,7 @@ class ControlFlowTransformer(StatementTransformer):
             call = templates.replace("ag__.if_stmt(test, body, orelse)", **call_args)
         inits = self._inits(names, node)
         call = self._mark_lists(self._mark_try(call), node, names)
-        return templates.located(inits + stmts + call, node)
+        return _located(inits + stmts + call, node)
 
     # -- loops --------------------------------------------------------------------------------
 
@@ -228,7 +234,7 @@ class ControlFlowTransformer(StatementTransformer):
                                                          value=options))
         inits = self._inits(names, node)
         call = self._mark_lists(self._mark_try(call), node, names)
-        return templates.located(inits + stmts + call, node)
+        return _located(inits + stmts + call, node)
 
     @staticmethod
     def _take_loop_options(node) -> None:
@@ -315,7 +321,9 @@ def _bind_checked(fn, fa: FunctionAnalysis, generated: set) -> None:
 
 def transform(tree, ctx):
     for fn in user_functions(tree, ctx):
-        fa = FunctionAnalysis(fn, walrus=ctx.namer.has_walrus)
+        namer = ctx.namer
+        fa = FunctionAnalysis(fn, walrus=namer.has_walrus, scopes=namer.has_scopes,
+                              declarations=namer.has_declarations)
         _bind_checked(fn, fa, ctx.namer.generated)
         _check_loads(fa.flagged_loads)
         fn.body = ControlFlowTransformer(ctx, fa).visit_block(fn.body)

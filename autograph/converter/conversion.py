@@ -84,8 +84,10 @@ def _assigns(nodes: list) -> bool:
         for v in n.__dict__.values():
             if type(v) in LEAVES:
                 continue
-            if isinstance(v, list):
-                stack.extend([c for c in v if isinstance(c, gast.AST)])
+            if v.__class__ is list:
+                for c in v:
+                    if isinstance(c, gast.AST):
+                        stack.append(c)
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return False
@@ -140,8 +142,14 @@ def _rewrite_expressions(nodes: list) -> None:
 
 
 def _run_passes(node, ctx):
-    for converter in (finally_jumps, break_statements, continue_statements, return_statements):
-        node = converter.transform(node, ctx)
+    seen = ctx.namer.jumps  # (a pass whose construct is nowhere in the tree is skipped)
+    if gast.Try in seen:
+        node = finally_jumps.transform(node, ctx)
+    if gast.Break in seen or ctx.namer.has_loop_else:
+        node = break_statements.transform(node, ctx)
+    if gast.Continue in seen:
+        node = continue_statements.transform(node, ctx)
+    node = return_statements.transform(node, ctx)
     continue_statements.remove_unread_flags(ctx)
     node = _AssertsAndCalls(ctx, call_trees.shadowed_builtins(ctx)).visit(node)
     node = control_flow.transform(node, ctx)
@@ -164,18 +172,26 @@ class ConvertedSource:
         return unparse(self.tree) + "\n"
 
 
-def convert_function(fn, options: ConversionOptions = DEFAULT) -> ConvertedSource:
-    """Converts the Python function (or lambda) ``fn`` into a new function's tree."""
+def convert_function(fn, options: ConversionOptions = DEFAULT, *,
+                     all_lines: bool = True) -> ConvertedSource:
+    """Converts the Python function (or lambda) ``fn`` into a new function's tree.
+
+    ``all_lines=False``: only the text is wanted (``to_code``), so the statements that have
+    no user line yet are not given their parent's.
+    """
     source = parse_function(fn)
-    return convert_tree(source.node, source, getattr(fn, "__globals__", {}), options)
+    return convert_tree(source.node, source, getattr(fn, "__globals__", {}), options,
+                        all_lines=all_lines)
 
 
 def convert_tree(node, source: Source, globals_: dict,
-                 options: ConversionOptions = DEFAULT) -> ConvertedSource:
+                 options: ConversionOptions = DEFAULT, *, all_lines: bool = True
+                 ) -> ConvertedSource:
     """Converts a parsed ``def`` (or lambda) node; ``globals_`` are the module's names."""
     ctx = Context(source, None, globals_, options=options)
     node = functions.transform(node, ctx)
     ctx.namer = Namer(node)
     node = _run_passes(node, ctx)
-    templates.fill_locations(node)
+    if all_lines:
+        templates.fill_locations(node)
     return ConvertedSource(node, source)

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.naming import LEAVES
+from autograph.converter.naming import BLOCKS, LEAVES
 
 from autograph.converter.activity import (_target_symbols, modified_names, modified_symbols,
                                           nested_scopes, reads, scope_declarations,
                                           target_names)
 
 _COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try)
-_NESTED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
-           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_NESTED = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+                     gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp})
+_EMPTY = frozenset()
 
 
 def _params(fn) -> list[str]:
@@ -43,11 +44,13 @@ def _with_targets(node) -> list[str]:
 class FunctionAnalysis:
     """Annotates the statements of one function (not of functions nested in it)."""
 
-    def __init__(self, fn, walrus: bool = True):
+    def __init__(self, fn, walrus: bool = True, scopes: bool = True, declarations: bool = True):
+        """``walrus``, ``scopes``, ``declarations``: whether the tree may hold a ``:=``, a
+        nested def/lambda/class, a ``global``/``nonlocal`` (False skips looking for them)."""
         self._walrus = walrus  # False: the code has no `:=`, expressions assign nothing
         self._modified: dict = {}
         self.flagged_loads: list = []  # loads of locals that may be unassigned (for ag__.ld)
-        self.globals, self.nonlocals = scope_declarations(fn)
+        self.globals, self.nonlocals = scope_declarations(fn) if declarations else (set(), set())
         self.params = set(_params(fn))
         self._reads: dict = {}
         assigned = set()
@@ -55,11 +58,12 @@ class FunctionAnalysis:
             assigned.update(self.modified(stmt))  # memoized: the state selection reuses it
         self.locals = (assigned | self.params) - self.globals - self.nonlocals
         # Names whose value can be observed after the function returns, or by closures.
-        self._scopes = nested_scopes(fn)  # (scope node, names it reads from fn)
+        # (scope node, names it reads from fn); scopes=False: the tree holds none
+        self._scopes = nested_scopes(fn) if scopes else []
         self._escaping_for: dict = {}
-        self._in_loops = {id(n) for loop in _walk_statements(fn.body)
-                          if isinstance(loop, (gast.While, gast.For))
-                          for n in _walk_statements(loop.body + loop.orelse)}
+        self._heads: dict = {}  # id(loop) -> its live head so far
+        # (which statements are inside a loop matters only to closures made there)
+        self._in_loops = _statements_in_loops(fn.body) if self._scopes else ()
         # (what closures read is not live everywhere: escaping_for() adds it per statement)
         self._exits = self.globals | self.nonlocals
         self._live_block(fn.body, set(self._exits))
@@ -119,23 +123,26 @@ class FunctionAnalysis:
         stack = [node]
         while stack:
             n = stack.pop()
-            if isinstance(n, gast.Name):
-                if not isinstance(n.ctx, (gast.Store, gast.Param)):
+            cls = n.__class__
+            if cls is gast.Name:
+                if n.ctx.__class__ is not gast.Store and n.ctx.__class__ is not gast.Param:
                     loads.append(n)
                     names.add(n.id)
                 continue
-            if isinstance(n, gast.Constant):
+            if cls is gast.Constant:
                 continue
-            if isinstance(n, _NESTED):
+            if cls in _NESTED:
                 names |= reads(n)
                 continue
-            if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name):
+            if cls is gast.AugAssign and n.target.__class__ is gast.Name:
                 names.add(n.target.id)
             for v in n.__dict__.values():
                 if type(v) in LEAVES:
                     continue
-                if isinstance(v, list):
-                    stack.extend([c for c in v if isinstance(c, gast.AST)])
+                if v.__class__ is list:
+                    for c in v:
+                        if isinstance(c, gast.AST):
+                            stack.append(c)
                 elif isinstance(v, gast.AST):
                     stack.append(v)
         found = self._reads[id(node)] = (loads, names)
@@ -164,14 +171,16 @@ class FunctionAnalysis:
                 test = self.reads(extra) if extra is not None else set()
                 kills, entry = set(target_names(s.target, [])), self.reads(s.iter)
             orelse = self._live_block(s.orelse, out)
-            head = test | out | orelse
+            # Re-analysed for each iteration of an enclosing loop, with a larger ``out`` each
+            # time: the head it had then is below the new fixpoint, so iterating starts there.
+            head = test | out | orelse | self._heads.get(id(s), _EMPTY)
             for _ in range(len(s.body) + 8):
                 body_in = self._live_block(s.body, head) - kills
                 new = test | out | orelse | body_in
                 if new == head:
                     break
                 head = new
-            s.ag_live_head = head
+            s.ag_live_head = self._heads[id(s)] = head
             return head | entry
         if isinstance(s, gast.With):
             kills = set(_with_targets(s))
@@ -281,7 +290,8 @@ class FunctionAnalysis:
             for scope, names in self._scopes:
                 if id(scope) not in inside:
                     found |= names
-            if in_a_loop:  # (a function `def`ined in each iteration is not late-bound state)
+            if in_a_loop and self._scopes:  # (a function `def`ined in each iteration is not
+                # late-bound state; with no nested scope at all there is none)
                 found -= {n.name for n in _walk_statements([s]) if n is not s and isinstance(
                     n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef))}
             self._escaping_for[id(s)] = found
@@ -334,6 +344,26 @@ class FunctionAnalysis:
                 self.flagged_loads.append(n)
 
 
+def _statements_in_loops(stmts) -> set:
+    """ids of the statements in ``stmts`` that are inside a loop (in one walk)."""
+    out = set()
+    stack = [(s, False) for s in stmts]
+    while stack:
+        n, in_loop = stack.pop()
+        if in_loop:
+            out.add(id(n))
+        if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            continue
+        inner = in_loop or isinstance(n, (gast.While, gast.For))
+        d = n.__dict__
+        for f in BLOCKS.get(n.__class__, ()):
+            block = d.get(f)
+            if block:
+                for c in block:
+                    stack.append((c, inner))
+    return out
+
+
 def _walk_statements(stmts):
     """Every statement in ``stmts``, nested blocks included (not nested scopes)."""
     stack = list(stmts)
@@ -342,5 +372,6 @@ def _walk_statements(stmts):
         yield n
         if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
             continue
-        for f in ("body", "orelse", "finalbody", "handlers"):
-            stack.extend(getattr(n, f, None) or [])
+        d = n.__dict__
+        for f in BLOCKS.get(n.__class__, ()):
+            stack.extend(d.get(f) or ())

@@ -23,7 +23,7 @@ def _as_function(lam: gast.Lambda, name: str) -> gast.FunctionDef:
     return fn
 
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
 
 
 def _first_param(fn):
@@ -39,24 +39,28 @@ def _check_and_fix(fn, ctx) -> None:
     stack = [(child, True, _first_param(fn)) for child in fn.body]
     while stack:
         node, top, self_name = stack.pop()
-        if isinstance(node, (gast.Name, gast.Constant)):
+        cls = node.__class__
+        if cls is gast.Name or cls is gast.Constant:
             continue
-        if isinstance(node, (gast.Yield, gast.YieldFrom)) and top:
-            yields.append(node)
-        elif (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
-              and node.func.id == "super" and not node.args and not node.keywords
-              and self_name is not None):
-            node.args = [templates.name("__class__"), templates.name(self_name)]
-            templates.located(node.args, node)
-        elif isinstance(node, _SCOPES):
+        if cls is gast.Yield or cls is gast.YieldFrom:
+            if top:
+                yields.append(node)
+        elif cls is gast.Call:
+            if (node.func.__class__ is gast.Name and node.func.id == "super" and not node.args
+                    and not node.keywords and self_name is not None):
+                node.args = [templates.name("__class__"), templates.name(self_name)]
+                templates.located(node.args, node)
+        elif cls in _SCOPES:
             top = False
-            if self_name is None and isinstance(node, gast.FunctionDef):
+            if self_name is None and cls is gast.FunctionDef:
                 self_name = _first_param(node)
         for v in node.__dict__.values():
             if type(v) in LEAVES:
                 continue
-            if isinstance(v, list):
-                stack.extend([(c, top, self_name) for c in v if isinstance(c, gast.AST)])
+            if v.__class__ is list:
+                for c in v:
+                    if isinstance(c, gast.AST):
+                        stack.append((c, top, self_name))
             elif isinstance(v, gast.AST):
                 stack.append((v, top, self_name))
     if yields:

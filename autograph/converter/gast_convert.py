@@ -6,6 +6,9 @@ than the rest of the conversion together. These walk ``__dict__`` directly
 and only special-case what differs on Python 3.10+: parameters (``ast.arg``
 vs gast ``Name`` with ``Param`` context), ``ExceptHandler.name`` (a str vs a
 ``Name``), and fields one side lacks (``type_params``, ``annotation``...).
+ast → gast (every conversion parses) runs one function per class, generated
+from the signature the class documents (``BinOp(expr left, operator op, expr
+right)``), so that each field is read as what it holds, without a test.
 ``tests/autograph/test_gast_convert.py`` checks they agree with gast's.
 """
 from __future__ import annotations
@@ -39,23 +42,108 @@ def _convert_value(v, convert):
 
 def ast_to_gast(node):
     """A gast tree equal to ``gast.ast_to_gast(node)``."""
-    src = node.__dict__
-    name = node.__class__.__name__
-    if name == "arg":
-        new = gast.Name(id=node.arg, ctx=gast.Param(),
-                        annotation=_convert_value(node.annotation, ast_to_gast),
-                        type_comment=getattr(node, "type_comment", None))
-        _copy_location(src, new.__dict__)
-        return new
-    cls = _GAST_CLASSES[name]
+    convert = _TO_GAST.get(node.__class__)
+    if convert is None:
+        convert = _to_gast_converter(node.__class__)
+    return convert(node)
+
+
+_TO_GAST: dict = {}  # ast class -> function converting one of its nodes
+_MARKERS: dict = {}  # ast marker class (Load, Add...) -> its gast instance, shared
+_PRIMITIVES = frozenset(["identifier", "string", "int", "constant", "object"])
+_MARKER_KINDS = frozenset(["expr_context", "operator", "unaryop", "cmpop", "boolop"])
+
+
+def _to_gast_converter(ast_cls):
+    """The converter of ``ast_cls``'s nodes. Markers (field-less, location-less: Load, Add)
+    are shared, as ``ast.parse`` shares them; ``arg`` and ``ExceptHandler`` are converted by
+    hand; the others by a function generated from the class's signature (``BinOp(expr left,
+    operator op, expr right)``), which reads each field as what it holds."""
+    name = ast_cls.__name__
+    cls = _GAST_CLASSES.get(name)
+    if name in ("arg", "ExceptHandler"):
+        convert = _special_to_gast
+    elif not cls._fields and not ast_cls._attributes:
+        marker = _MARKERS[ast_cls] = cls()
+
+        def convert(node, marker=marker):
+            return marker
+    else:
+        convert = _generated_converter(ast_cls, cls)
+    _TO_GAST[ast_cls] = convert
+    return convert
+
+
+def _generated_converter(ast_cls, cls):
+    kinds = dict((f.split()[1], f.split()[0]) for f in
+                 (ast_cls.__doc__ or "").partition("(")[2].rstrip(")").split(", ") if " " in f)
+    fields = []
+    for f in cls._fields:
+        kind = kinds.get(f)
+        if kind is None or f not in ast_cls._fields:  # a field only gast has
+            fields.append(f"{f!r}: {'[]' if f in _LIST_FIELDS else 'None'}")
+            continue
+        base = kind.rstrip("*?")
+        if base in _PRIMITIVES:
+            value = "list(s[{f!r}])" if kind.endswith("*") else "s[{f!r}]"
+        elif base in _MARKER_KINDS:
+            value = "[M[x.__class__] for x in s[{f!r}]]" if kind.endswith("*") else \
+                "M[s[{f!r}].__class__]"
+        elif kind.endswith("*"):  # (a dict display's keys hold None for `**mapping`)
+            value = "[x if x is None else C(x) for x in s[{f!r}]]"
+        elif kind.endswith("?"):
+            value = "(None if s[{f!r}] is None else C(s[{f!r}]))"
+        else:
+            value = "C(s[{f!r}])"
+        fields.append(f"{f!r}: " + value.format(f=f))
+    locations = [a for a in _LOCATION if a in ast_cls._attributes]
+    source = (f"def convert(node):\n"
+              f"    s = node.__dict__\n"
+              f"    try:\n"
+              f"        d = {{{', '.join(fields)}}}\n"
+              + "".join(f"        d[{a!r}] = s[{a!r}]\n" for a in locations)
+              + "    except KeyError:  # (a node built by hand, lacking a field or location)\n"
+              f"        return _generic(node)\n"
+              f"    new = NEW(G)\n"
+              f"    new.__dict__ = d\n"
+              f"    return new\n")
+    scope = {"C": ast_to_gast, "M": _MARKERS, "NEW": cls.__new__, "G": cls,
+             "_generic": _generic_to_gast}
+    exec(compile(source, f"<ast_to_gast {ast_cls.__name__}>", "exec"), scope)  # noqa: S102
+    return scope["convert"]
+
+
+def _generic_to_gast(node):
+    """The conversion of any node, field by field (what generated converters fall back on)."""
+    cls = _GAST_CLASSES[node.__class__.__name__]
     new = cls.__new__(cls)
     d = new.__dict__
+    src = node.__dict__
     for f in cls._fields:
         if f in src:
             d[f] = _convert_value(src[f], ast_to_gast)
         else:
             d[f] = [] if f in _LIST_FIELDS else None
-    if name == "ExceptHandler" and isinstance(node.name, str):
+    _copy_location(src, d)
+    return new
+
+
+def _special_to_gast(node):
+    """``arg`` (a gast ``Name`` with ``Param`` context) and ``ExceptHandler`` (its name a
+    ``Name``)."""
+    src = node.__dict__
+    if node.__class__.__name__ == "arg":
+        new = gast.Name(id=node.arg, ctx=gast.Param(),
+                        annotation=_convert_value(node.annotation, ast_to_gast),
+                        type_comment=getattr(node, "type_comment", None))
+        _copy_location(src, new.__dict__)
+        return new
+    cls = gast.ExceptHandler
+    new = cls.__new__(cls)
+    d = new.__dict__
+    for f in cls._fields:
+        d[f] = _convert_value(src[f], ast_to_gast) if f in src else None
+    if isinstance(node.name, str):
         d["name"] = gast.Name(id=node.name, ctx=gast.Store(), annotation=None,
                               type_comment=None)
     _copy_location(src, d)

@@ -14,6 +14,7 @@ import gast
 
 from autograph.converter import templates
 from autograph.converter.activity import loads_name
+from autograph.converter.naming import BLOCKS
 
 NONE, MAYBE, ALWAYS = 0, 1, 2
 _LOOPS = (gast.While, gast.For)
@@ -21,7 +22,8 @@ SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 
 
 class BlockLowering:
-    """Rewrites the jumps of one kind in a block; ``is_jump`` picks them.
+    """Rewrites the jumps of one kind in a block; ``is_jump`` picks them, ``replacement(jump,
+    in_finally)`` gives the statements each becomes.
 
     ``into_loops``: whether jumps inside nested loops belong to this lowering
     (true for ``return``; a ``break`` belongs to its innermost loop).
@@ -105,7 +107,7 @@ class BlockLowering:
 
     def _rewrite(self, s) -> list:
         if self.is_jump(s):
-            new = self.replacement(s)
+            new = self.replacement(s, self.in_finally > 0)
             if self.in_finally:
                 for stmt in new:
                     stmt.ag_finally_jump = self.flag  # (return_statements drops a pending return)
@@ -165,8 +167,9 @@ def contains(stmts, kinds, into_loops: bool) -> bool:
             return True
         if isinstance(s, SCOPES) or (isinstance(s, _LOOPS) and not into_loops):
             continue
-        for f in ("body", "orelse", "finalbody", "handlers"):
-            stack.extend(getattr(s, f, None) or [])
+        d = s.__dict__
+        for f in BLOCKS.get(s.__class__, ()):
+            stack.extend(d.get(f) or ())
     return False
 
 

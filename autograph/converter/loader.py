@@ -13,7 +13,6 @@ from __future__ import annotations
 import __future__
 import itertools
 import linecache
-import textwrap
 import threading
 import types
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ _FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
     _FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
 
+
 _GENERATED_PREFIX = "<autograph generated "
 
 
@@ -50,15 +50,13 @@ def is_generated(code: types.CodeType) -> bool:
     return code.co_filename.startswith(_GENERATED_PREFIX)
 
 
-
 def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...],
                       co_flags: int = 0) -> LoadedCode:
     """Compiles the converted function with the ``from __future__`` features of the original
     (``co_flags``), and only those: not this module's."""
     params = ", ".join(["ag__"] + [v for v in freevars if v != "ag__"])
-    source, lines = unparse_with_lines(converted.tree)
-    body = textwrap.indent(source + "\n", "    ")
-    text = (f"def create_converted_entity({params}):\n{body}"
+    body, lines = unparse_with_lines(converted.tree, indent=1)
+    text = (f"def create_converted_entity({params}):\n{body}\n"
             f"    return {converted.name}\n")
     with _lock:
         filename = f"{_GENERATED_PREFIX}{converted.source.function_name} #{next(_counter)}>"
@@ -76,12 +74,16 @@ def source_map(converted: ConvertedSource, lines: list, offset: int) -> dict[int
     pairs, ``offset`` the number of lines above the converted ``def`` in the compiled text."""
     src = converted.source
     mapping: dict[int, Origin] = {}
+    origins: dict[int, Origin] = {}  # one Origin per user line (many statements share one)
     for generated, stmt in lines:
         line = getattr(stmt, "lineno", None)
         if line is None or generated + offset in mapping:
             continue
-        mapping[generated + offset] = Origin(src.filename, src.file_line(line),
-                                             src.function_name, src.line_text(line))
+        origin = origins.get(line)
+        if origin is None:
+            origin = origins[line] = Origin(src.filename, src.file_line(line),
+                                            src.function_name, src.line_text(line))
+        mapping[generated + offset] = origin
     return mapping
 
 

@@ -5,10 +5,19 @@ import gast
 
 
 # Types of node attribute values that never hold a node (positions, identifiers, constants,
-# the analyses' sets): the tree walks skip them with one set lookup, which keeps the two
-# isinstance calls per value for the few lists and nodes.
+# the analyses' sets) or are field-less markers (Load, Add, Not...): the tree walks skip them
+# with one set lookup, which keeps the two isinstance calls per value for the few lists and
+# nodes.
+_MARKERS = (gast.expr_context, gast.operator, gast.unaryop, gast.cmpop, gast.boolop)
 LEAVES = frozenset({int, str, bool, float, complex, bytes, type(None), type(...), set,
-                    frozenset})
+                    frozenset} | {c for c in vars(gast).values()
+                                  if isinstance(c, type) and issubclass(c, _MARKERS)})
+
+# Statement class -> the fields holding its nested blocks: the statement walks look up only
+# the fields a node has (most statements have none).
+BLOCKS = {c: tuple(f for f in ("body", "orelse", "finalbody", "handlers") if f in c._fields)
+          for c in vars(gast).values()
+          if isinstance(c, type) and issubclass(c, (gast.stmt, gast.excepthandler))}
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -28,8 +37,10 @@ def suspends(scope) -> bool:
         for v in node.__dict__.values():
             if type(v) in LEAVES:
                 continue
-            if isinstance(v, list):
-                stack.extend([c for c in v if isinstance(c, gast.AST)])
+            if v.__class__ is list:
+                for c in v:
+                    if isinstance(c, gast.AST):
+                        stack.append(c)
             elif isinstance(v, gast.AST):
                 stack.append(v)
     return False
@@ -43,8 +54,20 @@ def keeps_as_is(node) -> bool:
     return isinstance(node, (gast.FunctionDef, gast.Lambda)) and suspends(node)
 
 
+_SCOPE_NODES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
+_JUMPS = frozenset({gast.Try, gast.Break, gast.Continue})  # (passes that lower them can skip)
+_NAMER_CASES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+                          gast.alias, gast.Delete, gast.NamedExpr, gast.While, gast.For,
+                          gast.Global, gast.Nonlocal}) | _JUMPS
+
+
 class Namer:
-    """Hands out ``base``, ``base_1``, ``base_2``... avoiding every name in the tree."""
+    """Hands out ``base``, ``base_1``, ``base_2``... avoiding every name in the tree.
+
+    Its one walk of the tree also records what later passes ask of the whole tree (the
+    user's functions, ``del``, ``:=``, jumps, loop ``else``, nested scopes, declarations):
+    a pass or an analysis whose construct is absent is skipped instead of searching for it.
+    """
 
     def __init__(self, tree):
         self.used: set[str] = set()
@@ -53,35 +76,56 @@ class Namer:
         self.functions: list = []  # the user's functions to convert, outermost first
         self.has_delete = False
         self.has_walrus = False
+        self.jumps: set = set()  # which of Try, Break, Continue the tree holds
+        self.has_loop_else = False
+        self.has_scopes = False  # a def, lambda or class inside the tree (set by passes too)
+        self.has_declarations = False  # a `global` or `nonlocal` statement
         self.generated: set[str] = set()  # names handed out by new()
+        used, bound, functions = self.used, self.bound, self.functions
         stack = [(tree, False)]
         while stack:
             node, kept = stack.pop()
-            if not kept and node is not tree and keeps_as_is(node):
-                node.ag_keep = kept = True  # converting it would change what it does
+            cls = node.__class__
+            if cls is gast.Name:
+                used.add(node.id)
+                if node.ctx.__class__ is not gast.Load:
+                    bound.add(node.id)
+                if getattr(node, "annotation", None) is None:  # (a parameter's annotation)
+                    continue
+            elif cls is gast.Constant:
+                continue
+            elif cls in _NAMER_CASES:
+                if cls in _SCOPE_NODES and node is not tree:
+                    self.has_scopes = True
+                    if not kept and keeps_as_is(node):
+                        node.ag_keep = kept = True  # converting it would change what it does
+                if cls is gast.FunctionDef or cls is gast.ClassDef:
+                    used.add(node.name)
+                    bound.add(node.name)
+                    if cls is gast.FunctionDef and not kept:
+                        functions.append(node)
+                elif cls is gast.alias:
+                    used.add(node.asname or node.name.split(".")[0])
+                    bound.add(node.asname or node.name.split(".")[0])
+                elif cls is gast.Delete:
+                    self.has_delete = True
+                elif cls is gast.NamedExpr:
+                    self.has_walrus = True
+                elif cls in _JUMPS:
+                    self.jumps.add(cls)
+                elif cls is gast.Global or cls is gast.Nonlocal:
+                    self.has_declarations = True
+                elif (cls is gast.While or cls is gast.For) and node.orelse:
+                    self.has_loop_else = True
             for v in node.__dict__.values():
                 if type(v) in LEAVES:
                     continue
-                if isinstance(v, list):
-                    stack.extend([(c, kept) for c in v if isinstance(c, gast.AST)])
+                if v.__class__ is list:
+                    for c in v:
+                        if isinstance(c, gast.AST):
+                            stack.append((c, kept))
                 elif isinstance(v, gast.AST):
                     stack.append((v, kept))
-            if isinstance(node, gast.Name):
-                self.used.add(node.id)
-                if not isinstance(node.ctx, gast.Load):
-                    self.bound.add(node.id)
-            elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
-                self.used.add(node.name)
-                self.bound.add(node.name)
-                if isinstance(node, gast.FunctionDef) and not kept:
-                    self.functions.append(node)
-            elif isinstance(node, gast.alias):
-                self.used.add(node.asname or node.name.split(".")[0])
-                self.bound.add(node.asname or node.name.split(".")[0])
-            elif isinstance(node, gast.Delete):
-                self.has_delete = True
-            elif isinstance(node, gast.NamedExpr):
-                self.has_walrus = True
 
         # Outermost first: a nested def is indented further than the def containing it.
         self.functions.sort(key=lambda f: (f.col_offset, f.lineno))

@@ -27,7 +27,7 @@ def _convert(fn, ctx):
     ctx.flags.add(do_return)
     retval = ctx.namer.new("retval_")
 
-    def replacement(node):
+    def replacement(node, _in_finally):
         value = node.value if node.value is not None else gast.Constant(value=None, kind=None)
         return templates.replace("retval_ = value\ndo_return = True", do_return=do_return,
                                  retval_=retval, value=value)

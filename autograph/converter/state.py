@@ -51,9 +51,9 @@ def declarations(names, fa: FunctionAnalysis) -> list:
     nonlocal_ = [n for n in plain if n not in fa.globals]
     global_ = [n for n in plain if n in fa.globals]
     if nonlocal_:
-        out.append(gast.Nonlocal(names=nonlocal_))
+        out.append(templates.make(gast.Nonlocal, names=nonlocal_))
     if global_:
-        out.append(gast.Global(names=global_))
+        out.append(templates.make(gast.Global, names=global_))
     return out
 
 

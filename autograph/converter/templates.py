@@ -11,6 +11,8 @@ import textwrap
 
 import gast
 
+from autograph.converter.naming import BLOCKS
+
 _PARSED: dict[str, list] = {}
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
@@ -48,7 +50,7 @@ def make(cls, **fields):
     """``cls(**fields)`` without gast's generic constructor (several times slower); every
     field must be given."""
     n = cls.__new__(cls)
-    n.__dict__.update(fields)
+    n.__dict__ = fields  # (the keyword dict is fresh: adopted, not copied)
     return n
 
 
@@ -135,7 +137,7 @@ _MISSING = object()
 
 def _node(cls, fields: dict):
     n = cls.__new__(cls)
-    n.__dict__.update(fields)
+    n.__dict__ = fields  # (a fresh dict display of the builder's)
     return n
 
 
@@ -143,7 +145,11 @@ def _name(r: dict, id_: str, ctx):
     v = r.get(id_, _MISSING)
     if v is _MISSING:
         n = gast.Name.__new__(gast.Name)
-        n.__dict__.update(id=id_, ctx=ctx, annotation=None, type_comment=None)
+        n.__dict__ = {"id": id_, "ctx": ctx, "annotation": None, "type_comment": None}
+        return n
+    if v.__class__ is str:
+        n = gast.Name.__new__(gast.Name)
+        n.__dict__ = {"id": v, "ctx": ctx, "annotation": None, "type_comment": None}
         return n
     return _as_expr(v, ctx)
 
@@ -238,33 +244,41 @@ def replace_as_expression(template: str, **replacements) -> gast.expr:
     return stmts[0].value
 
 
-def located(nodes, origin):
+def located(nodes, origin, nested: bool = True):
     """Gives the generated statements in ``nodes`` (those without a location) the location of
     ``origin``, the user node they replace, and returns ``nodes``.
+
+    ``nested=False`` locates ``nodes`` themselves only, for the last pass that moves
+    statements: ``fill_locations`` then gives the nested ones their parent's, the same.
 
     Only statements: the source map pairs statements, and nothing reads the location of an
     expression. Statements that have a location are the user's (or were located when
     generated): the walk does not enter them, so locating costs only the generated ones.
+    (Nested generated statements are located now, not left to ``fill_locations``: a later
+    pass may move them under another parent, ``raise`` of a ``finally`` into a branch.)
     """
-    loc = (getattr(origin, "lineno", None), getattr(origin, "col_offset", None),
-           getattr(origin, "end_lineno", None), getattr(origin, "end_col_offset", None))
-    if loc[0] is None:
+    o = origin.__dict__
+    line = o.get("lineno")
+    if line is None:
         return nodes
-    stack = list(nodes) if isinstance(nodes, list) else [nodes]
+    loc = (line, o.get("col_offset"), o.get("end_lineno"), o.get("end_col_offset"))
+    stack = list(nodes) if nodes.__class__ is list else [nodes]
     while stack:
         node = stack.pop()
-        if not isinstance(node, gast.stmt):
-            continue
         d = node.__dict__
-        if d.get("lineno") is not None:
+        if d.get("lineno") is not None or not isinstance(node, gast.stmt):
             continue
         d["lineno"], d["col_offset"], d["end_lineno"], d["end_col_offset"] = loc
-        for f in ("body", "orelse", "finalbody"):
+        if not nested:
+            continue
+        for f in BLOCKS.get(node.__class__, ()):
             block = d.get(f)
             if block:
-                stack.extend(block)
-        for h in d.get("handlers") or ():
-            stack.extend(h.body)
+                if f == "handlers":
+                    for h in block:
+                        stack.extend(h.body)
+                else:
+                    stack.extend(block)
     return nodes
 
 
@@ -282,6 +296,6 @@ def fill_locations(tree) -> None:
         else:
             loc = (d["lineno"], d.get("col_offset", 0), d.get("end_lineno", d["lineno"]),
                    d.get("end_col_offset", 0))
-        for f in ("body", "orelse", "finalbody", "handlers"):
+        for f in BLOCKS.get(node.__class__, ()):
             for child in d.get(f) or ():
                 stack.append((child, loc))

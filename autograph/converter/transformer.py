@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import gast
 
-from autograph.converter.naming import Namer
+from autograph.converter.naming import BLOCKS, Namer
 from autograph.converter.options import DEFAULT, ConversionOptions
 from autograph.converter.parser import Source
 from autograph.errors import ConversionError, UnsupportedConstructError
@@ -44,6 +44,20 @@ class Context:
 
 _LEAVES = (gast.Name, gast.Constant, gast.expr_context, gast.operator, gast.unaryop,
            gast.cmpop, gast.boolop)
+_LEAF_CLASSES = frozenset(c for c in vars(gast).values()
+                          if isinstance(c, type) and issubclass(c, _LEAVES))
+
+
+_SKIPPED: dict = {}
+
+
+def _skipped(cls) -> frozenset:
+    """The leaf classes not worth entering: all of them but Name/Constant when visited."""
+    skip = _SKIPPED.get(cls)
+    if skip is None:
+        skip = _SKIPPED[cls] = _LEAF_CLASSES - {
+            c for c in (gast.Name, gast.Constant) if getattr(cls, "visit_" + c.__name__, None)}
+    return skip
 
 
 class Transformer(gast.NodeTransformer):
@@ -57,50 +71,41 @@ class Transformer(gast.NodeTransformer):
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self._methods: dict = {}
+        self._skip = _skipped(type(self))
 
     def visit(self, node):
         cls = node.__class__
         method = self._methods.get(cls)
-        if method is None:
-            method = getattr(self, "visit_" + cls.__name__, None) or self.generic_visit
+        if method is None:  # (functions, not bound methods: a transformer is no cycle, so
+            # that the trees it reaches are freed as soon as the conversion drops them)
+            method = (getattr(type(self), "visit_" + cls.__name__, None)
+                      or type(self).generic_visit)
             self._methods[cls] = method
-        return method(node)
+        return method(self, node)
 
     def generic_visit(self, node):
         d = node.__dict__
+        skip = self._skip
         for k, v in d.items():
-            if isinstance(v, list):
+            if v.__class__ is list:
                 if not v or not isinstance(v[0], gast.AST):
                     continue
                 new = []
                 for item in v:
-                    if item is None:  # a dict display's `**mapping` has a None key
-                        new.append(item)
-                        continue
-                    if isinstance(item, _LEAVES) and item.__class__ not in self._visits_leaves():
+                    if item is None or item.__class__ in skip:  # (None: a `**mapping` key)
                         new.append(item)
                         continue
                     item = self.visit(item)
                     if item is None:
                         continue
-                    if isinstance(item, list):
+                    if item.__class__ is list:
                         new.extend(item)
                     else:
                         new.append(item)
                 d[k] = new
-            elif isinstance(v, gast.AST):
-                if isinstance(v, _LEAVES) and v.__class__ not in self._visits_leaves():
-                    continue
+            elif v.__class__ not in skip and isinstance(v, gast.AST):
                 d[k] = self.visit(v)
         return node
-
-    def _visits_leaves(self):
-        leaves = self.__dict__.get("_leaf_visitors")
-        if leaves is None:
-            leaves = {c for c in (gast.Name, gast.Constant)
-                      if getattr(type(self), "visit_" + c.__name__, None) is not None}
-            self._leaf_visitors = leaves
-        return leaves
 
     def visit_block(self, stmts: list) -> list:
         out = []
@@ -124,10 +129,14 @@ class StatementTransformer(Transformer):
     """A transformer of statements only: it never descends into expressions."""
 
     def generic_visit(self, node):
-        for f in ("body", "orelse", "finalbody"):
-            block = getattr(node, f, None)
-            if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
-                setattr(node, f, self.visit_block(block))
-        for h in getattr(node, "handlers", None) or []:
-            h.body = self.visit_block(h.body)
+        d = node.__dict__
+        for f in BLOCKS.get(node.__class__, ()):
+            block = d.get(f)
+            if not block:
+                continue
+            if f == "handlers":
+                for h in block:
+                    h.body = self.visit_block(h.body)
+            elif isinstance(block[0], gast.stmt):
+                d[f] = self.visit_block(block)
         return node

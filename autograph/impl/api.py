@@ -192,7 +192,7 @@ def to_code(func, recursive: bool = True, experimental_optional_features=None) -
             raise ConversionError(f"Cannot convert {func!r}: to_code needs a Python function.")
         func = call
     options = ConversionOptions(features(experimental_optional_features))
-    return conversion.convert_function(func, options).code()
+    return conversion.convert_function(func, options, all_lines=False).code()
 
 
 # -- errors that point at user code ------------------------------------------------------------

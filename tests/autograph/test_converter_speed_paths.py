@@ -1,0 +1,198 @@
+"""The converter's fast paths give what the general mechanism gives (issue 17).
+
+Each shortcut taken for speed is checked against the slower reference it replaces: the
+unparser's hand-written methods against ``ast.unparse``, the generated ast → gast
+converters against gast's, passes and analyses skipped for constructs the tree lacks
+against running them, control flow's top-level-only ``located`` against the deep walk,
+the indented unparse against ``textwrap.indent``, ``to_code`` without line fill-in against
+the full conversion. A conversion leaves no reference cycle behind, so its trees are freed
+at once instead of by the cyclic garbage collector.
+"""
+import ast
+import gc
+import textwrap
+
+import gast
+import pytest
+
+from autograph.converter import conversion, gast_convert, loader, naming, templates
+from autograph.converter.options import Feature as tf_features
+from autograph.converter.unparse import unparse, unparse_with_lines
+from autograph.impl.api import to_code
+
+SOURCES = [
+    "y = 3 .real\nz = 3.5.real\nw = (-3).real\n",
+    "x = ()\ny = (1,)\nz = (1, 2)\nf(*a, **k)\nd[1, 2] = d[()]\nd[(1,)] = 0\n",
+    "def f(a, /, b: int = 1, *c, d, e=2, **g) -> None:\n    'doc'\n    return\n",
+    "@dec\ndef f():\n    nonlocal a, b\n    global c\n    return (a, b)\n",
+    "x = a < b <= c\ny = (a < b) < c\nz = not a < b\nw = (a < b) + 1\nv = a is not b\n",
+    "x = f'{a!r:>3} {\"b\"} {c < d} {e[\"k\"]}'\ny = f'{x:{w}}'\n",
+    "x = lambda a=1, *b: (a, b)\ny = (yield)\nz = a if b else (c, d)\n",
+    "x = 'a\\nb'\ny = b'\\x00'\nz = 1e400\nw = ...\nv = u'x'\nt = None, True\n",
+    "for i in range(3):\n    pass\nelse:\n    a.b.c(1)(2)\n",
+    "try:\n    pass\nexcept (E, F) as e:\n    raise\nfinally:\n    del a, b[0]\n",
+    "x: int = 1\ny: 'T'\n(z): int\n",
+]
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_unparser_fast_paths_write_what_the_stdlib_writes(source):
+    tree = ast.parse(source)
+    assert unparse(gast_convert.ast_to_gast(tree)) == ast.unparse(tree)
+
+
+def test_nodes_built_by_hand_without_locations_convert_as_gast_converts_them():
+    tree = ast.Expression(body=ast.BinOp(left=ast.Name(id="a", ctx=ast.Load()), op=ast.Mult(),
+                                         right=ast.Constant(value=2)))
+    ours = gast_convert.ast_to_gast(tree)
+    assert gast.dump(ours, include_attributes=True) == \
+        gast.dump(gast.ast_to_gast(tree), include_attributes=True)
+
+
+def test_stateless_markers_are_shared_as_ast_parse_shares_them():
+    first = gast_convert.ast_to_gast(ast.parse("a + b")).body[0].value
+    second = gast_convert.ast_to_gast(ast.parse("c + d")).body[0].value
+    assert isinstance(first.op, gast.Add) and first.op is second.op
+    assert first.left.ctx is second.right.ctx
+
+
+def _program(x, items):
+    total = 0
+    for item in items:
+        if item is None:
+            continue
+        if item > x:
+            total += item
+            break
+    try:
+        total += 1
+    finally:
+        if total > 100:
+            return -1
+    while x > 0:
+        x -= 1
+    else:
+        total += 1
+    return lambda: total + x
+
+
+_COUNT = 0
+
+
+def _plain(x):
+    y = 0
+    if x > 0:
+        y = x
+    return y
+
+
+def test_unparse_with_an_indent_equals_indenting_the_text():
+    tree = conversion.convert_function(_program).tree
+    text, lines = unparse_with_lines(tree)
+    indented, indented_lines = unparse_with_lines(tree, indent=1)
+    assert indented == textwrap.indent(text, "    ")
+    assert indented_lines == lines
+
+
+def test_the_source_map_holds_one_origin_per_user_line():
+    converted = conversion.convert_function(_program)
+    _, lines = unparse_with_lines(converted.tree)
+    mapping = loader.source_map(converted, lines, 1)
+    by_line = {}
+    for origin in mapping.values():
+        assert by_line.setdefault(origin.line, origin) is origin
+    assert len(by_line) > 10
+
+
+def _closures(x, items):
+    global _COUNT
+    fns = []
+    _COUNT = len(fns)
+    for i in items:
+        if i > x:
+            x = i
+        fns.append([lambda: i + x for _ in range(2)])
+    y = 0
+    while y < x:
+        y += 1
+    assert x > 0, f"small {x}"
+    return fns, y
+
+
+class _AllPasses(naming.Namer):
+    """A namer that reports every jump construct, a nested scope and a declaration: no pass or
+    analysis is skipped."""
+
+    def __init__(self, tree):
+        super().__init__(tree)
+        self.jumps = {gast.Try, gast.Break, gast.Continue}
+        self.has_loop_else = True
+        self.has_scopes = True
+        self.has_declarations = True
+
+
+@pytest.mark.parametrize("fn", [_program, _plain, _closures])
+@pytest.mark.parametrize("features", [None, tf_features.ASSERT_STATEMENTS])
+def test_skipping_what_the_tree_does_not_hold_changes_nothing(fn, features, monkeypatch):
+    fast = to_code(fn, experimental_optional_features=features)
+    monkeypatch.setattr(conversion, "Namer", _AllPasses)
+    assert to_code(fn, experimental_optional_features=features) == fast
+
+
+def test_the_namer_records_the_jumps_and_scopes_it_saw():
+    namer = naming.Namer(conversion.parse_function(_program).node)
+    assert namer.jumps == {gast.Try, gast.Break, gast.Continue} and namer.has_loop_else
+    assert namer.has_scopes  # (its lambda)
+    namer = naming.Namer(conversion.parse_function(_plain).node)
+    assert not namer.jumps and not namer.has_loop_else and not namer.has_scopes
+    namer = naming.Namer(conversion.parse_function(_closures).node)
+    assert namer.has_scopes and namer.has_declarations
+
+
+def _deep_located(nodes, origin, nested=True):
+    """The reference: every generated statement nested in ``nodes`` gets ``origin``'s place."""
+    loc = tuple(getattr(origin, a, None) for a in templates._LOCATION)
+    if loc[0] is None:
+        return nodes
+    stack = list(nodes) if isinstance(nodes, list) else [nodes]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, gast.stmt) or getattr(node, "lineno", None) is not None:
+            continue
+        node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = loc
+        for f in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(node, f, None) or [])
+        for h in getattr(node, "handlers", None) or []:
+            stack.extend(h.body)
+    return nodes
+
+
+@pytest.mark.parametrize("fn", [_program, _plain])
+def test_locating_the_top_statements_only_maps_every_line_as_before(fn, monkeypatch):
+    def source_map():
+        converted = conversion.convert_function(fn)
+        _, lines = unparse_with_lines(converted.tree)
+        return {k: v.line for k, v in loader.source_map(converted, lines, 1).items()}
+
+    fast = source_map()
+    monkeypatch.setattr(templates, "located", _deep_located)
+    assert source_map() == fast
+
+
+@pytest.mark.parametrize("fn", [_program, _plain])
+def test_a_conversion_leaves_no_reference_cycle(fn):
+    gc.collect()
+    gc.disable()
+    try:
+        to_code(fn)
+        converted = conversion.convert_function(fn)
+        loader.compile_converted(converted, fn.__code__.co_freevars)
+        del converted
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("fn", [_program, _closures])
+def test_to_code_skips_the_lines_but_writes_the_same_text(fn):
+    assert to_code(fn) == conversion.convert_function(fn).code()
