@@ -39,8 +39,14 @@ def map_location(filename: str, line: int) -> Origin | None:
     return None if mapping is None else mapping.get(line)
 
 
+def is_library_file(filename: str) -> bool:
+    """A file of this project's layers: its frames are never the program's."""
+    return filename.startswith(tuple(_INTERNAL_DIRS))
+
+
 def _is_internal(filename: str) -> bool:
-    return filename.startswith(tuple(_INTERNAL_DIRS)) or filename.startswith("<frozen")
+    """Never reported as a user's location: this project, and the frozen stdlib modules."""
+    return is_library_file(filename) or filename.startswith("<frozen")
 
 
 _INTERNAL_CODES: dict = {}  # code object -> whether its frames are internal (a cache)

@@ -16,7 +16,7 @@ import os
 import sys
 import warnings
 
-from runtime.origin import _is_internal, map_location
+from runtime.origin import is_library_file, map_location
 
 _OPERATORS = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -27,13 +27,19 @@ def _is_body(frame) -> bool:
     return back is not None and back.f_code.co_filename.startswith(_OPERATORS)
 
 
-def _program_frames(frame):
+def _is_importlib(filename: str) -> bool:
+    """What ``warnings.warn`` skips when it counts ``stacklevel`` (CPython's rule)."""
+    return "importlib" in filename and "_bootstrap" in filename
+
+
+def _program_frames(frame, skip=is_library_file):
     """``(frame, where)`` for each frame of the program as written, from ``frame``
-    outward: ``where`` is the frame whose line it is at — the innermost body of
-    converted control flow it is running, or itself."""
+    outward (frozen stdlib modules such as ``abc`` included, as ``sys._getframe`` counts
+    them): ``where`` is the frame whose line it is at — the innermost body of converted
+    control flow it is running, or itself."""
     where = None
     while frame is not None:
-        if not _is_internal(frame.f_code.co_filename):
+        if not skip(frame.f_code.co_filename):
             if where is None:
                 where = frame
             if not _is_body(frame):
@@ -42,8 +48,8 @@ def _program_frames(frame):
         frame = frame.f_back
 
 
-def _nth_program_frame(frame, n: int):
-    for i, found in enumerate(_program_frames(frame)):
+def _nth_program_frame(frame, n: int, skip=is_library_file):
+    for i, found in enumerate(_program_frames(frame, skip)):
         if i == n:
             return found
     return None, None
@@ -59,7 +65,9 @@ def getframe(depth: int = 0):
 
 def warn(message, category=None, stacklevel: int = 1, source=None):
     """``warnings.warn`` whose ``stacklevel`` counts the program's frames only."""
-    frame, where = _nth_program_frame(sys._getframe(1), max(stacklevel, 1) - 1)
+    frame, where = _nth_program_frame(
+        sys._getframe(1), max(stacklevel, 1) - 1,
+        lambda f: is_library_file(f) or _is_importlib(f))
     if frame is None:  # deeper than the stack: where warnings.warn then points
         return warnings.warn(message, category, stacklevel=sys.getrecursionlimit(),
                              source=source)

@@ -56,3 +56,19 @@ def test_a_warning_in_converted_code_is_at_the_users_line():
 def test_getframe_counts_the_programs_frames():
     assert convert(callers_module)() == callers_module() == __name__
     assert convert(make_namedtuple)().__module__ == __name__
+
+
+def test_frozen_stdlib_frames_count_as_the_program_s():
+    # abc is a frozen module in CPython 3.11: its __subclasscheck__ frame calls the hook, and
+    # sys._getframe(1) there is that frame. The converted hook skipped it (typing's protocol
+    # checks, which ask whether abc called them, failed after `autograph convert`).
+    import abc
+
+    def hook_caller(cls, other):
+        if other is not None:
+            return sys._getframe(1).f_globals["__name__"] == "abc" or NotImplemented
+        return NotImplemented
+
+    for fn in (hook_caller, convert(hook_caller)):
+        hooked = type("Hooked", (abc.ABC,), {"__subclasshook__": classmethod(fn)})
+        assert issubclass(int, hooked), fn
