@@ -76,7 +76,7 @@ class ConcreteFunction:
 
     def _make_runner(self):
         """The cache-hit path: run the plan and wrap its values, nothing else."""
-        plan = self._plan
+        plan = getattr(self._plan, "run", self._plan)  # (an XlaPlan's call, no method between)
         structure = self.structured_outputs
         dtypes = [o.dtype for o in self.graph.outputs]
         if isinstance(structure, SymbolicTensor):  # the common case in one frame
@@ -97,6 +97,11 @@ class ConcreteFunction:
                 plan(*feeds)
                 return None
             return run_none
+        kind = type(structure)
+        if kind in (tuple, list) and all(type(leaf) is SymbolicTensor for leaf in structure):
+            def run_flat(feeds):  # `return a, b`: no packing walk (~2 us for three values)
+                return kind(map(EagerTensor, plan(*feeds), dtypes))
+            return run_flat
         template = nest.flatten(structure, expand_composites=True)
         pack = nest.pack_sequence_as
 

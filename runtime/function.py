@@ -41,7 +41,7 @@ from runtime import context, nest
 from runtime.composite import is_composite_tensor, type_spec_of
 from runtime.config import FLAGS
 from runtime.context import building_stack as _building
-from runtime.errors import StagingError
+from runtime.errors import LeakedTensorError, StagingError
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.signature import FunctionSpec, apply_input_signature, check_input_signature
@@ -409,10 +409,13 @@ class Function:
         if not kwargs:  # the common hit: eager tensors by position, keyed on their ValueSpecs
             specs, feeds = [], []
             for a in args:
-                if a.__class__ is not EagerTensor:
+                if a.__class__ is EagerTensor:
+                    specs.append(a._spec or a._value_spec())
+                    feeds.append(a._value)
+                elif a.__class__ is types.FunctionType and "__tf_tracing_type__" not in a.__dict__:
+                    specs.append(weakref.ref(a))
+                else:
                     break
-                specs.append(a._spec or a._value_spec())
-                feeds.append(a._value)
             else:
                 run = self._hits.get(tuple(specs))
                 if run is not None:
@@ -438,6 +441,9 @@ class Function:
         for it: tensor keys hold no weak references, so their traces are never forgotten."""
         specs = []
         for a in args:  # (numpy values only: their spec is their key's dtype and shape)
+            if a.__class__ is types.FunctionType and "__tf_tracing_type__" not in a.__dict__:
+                specs.append(weakref.ref(a))
+                continue
             if a.__class__ is not EagerTensor or not isinstance(a._value, (np.ndarray, np.generic)):
                 return
             specs.append(a._spec or a._value_spec())
@@ -459,7 +465,13 @@ class Function:
         return concrete._run(feeds)
 
     def _call_inline(self, args, kwargs):
-        """Called while another graph is built: run the Python function into that graph."""
+        """Called while another graph is built: run the Python function into that graph (a
+        jit_compile Function: one call node of its own trace, compiled by XLA on its own)."""
+        if self._jit_compile:
+            try:
+                return self._call_compiled(args, kwargs)
+            except LeakedTensorError:  # it reads the caller's tensors (TensorFlow captures them
+                pass                   # as the call's inputs): it runs inlined instead
         if self._input_signature is not None:
             args = apply_input_signature(self._spec, args, kwargs, self._name, _convert_to)
             extra = {}
@@ -471,6 +483,33 @@ class Function:
             self._inline_calls[key] = nest.map_structure(_spec_of_tensor, (args, extra))
         with self._tracing(key, args):
             return self._callable()(*args, **extra)
+
+    def _call_compiled(self, args, kwargs):
+        """Records a call of this Function's trace for ``args`` into the graph being built, as
+        TensorFlow does for a jit_compile function: a call node (graph/xla/call.py)."""
+        from graph.xla.call import call_attrs, call_op
+        if self._input_signature is not None:
+            args = apply_input_signature(self._spec, args, kwargs, self._name, _convert_to)
+            feeds = nest.flatten(list(args), expand_composites=True)
+            concrete = self._signature_concrete or self._concrete_for_signature()
+        else:
+            args, extra = self._spec.bind(args, kwargs, self._name)
+            feeds = []
+            key = tt.call_key(args, feeds)
+            if extra:
+                key += (tt.make_key(extra, feeds),)
+            concrete = self._cache.get(key)
+            if concrete is None:
+                concrete = self._find_or_trace(key, args, extra or {}, "call")
+        body = concrete.optimized_graph
+        inputs = [f if isinstance(f, Tensor) else convert_to_tensor(f) for f in feeds]
+        result = apply_op(call_op(body), inputs,
+                          attrs=call_attrs(body, context.current_graph()))
+        outs = iter((result,) if isinstance(result, SymbolicTensor) else result or ())
+        structure = concrete.structured_outputs
+        flat = [None if leaf is None else next(outs)
+                for leaf in nest.flatten(structure, expand_composites=True)]
+        return nest.pack_sequence_as(structure, flat, expand_composites=True)
 
     # -- finding or making a trace ------------------------------------------------------------
     def _find_or_trace(self, key, args, extra, why: str) -> "ConcreteFunction":

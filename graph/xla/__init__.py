@@ -9,6 +9,9 @@ table ``LOWERINGS``, filled by one module per op family: ``math``,
 ``unsupported`` says why the rest cannot be), ``plan.py`` compiles the
 result with ``jax.jit``.
 
+``call.py`` registers the op of a jit_compile function called from another
+graph (no JAX needed for that).
+
 JAX is an optional dependency (``pip install autograph-staging[xla]``): it
 is imported here only, when a jit_compile Function first compiles.
 """

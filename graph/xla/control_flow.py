@@ -1,4 +1,5 @@
-"""``If`` -> ``lax.cond``, ``While`` -> ``lax.while_loop`` (graph/ops/control_flow.py).
+"""``If`` -> ``lax.cond``, ``While`` -> ``lax.while_loop`` (graph/ops/control_flow.py), and a
+compiled function's call (graph/xla/call.py) -> its body, lowered into the caller's program.
 
 Bodies are lowered by the same walk as the top graph. The plan's state
 (variables, random key) goes into each body and comes back out, so an
@@ -16,11 +17,15 @@ while_grads.py) needs room for every iteration. As under TensorFlow's XLA,
 the trip count must be bounded at compile time: by ``maximum_iterations``
 or by a condition on compile-time values (``for i in tf.range(10)``). The
 bound is found by running, at compile time, each conjunct of the condition
-and the loop variables it reads, while they stay compile-time values.
+and the loop variables it reads, while they stay compile-time values. A
+loop's iteration counter then has a bound too (``Context.bounds``), so the
+backward loop counting it down — differentiated again for a second
+derivative — is bounded by it.
 """
 from __future__ import annotations
 
 import jax
+import numpy as np
 from jax import lax
 
 from graph.ir import Graph, Output
@@ -33,7 +38,7 @@ MAX_UNROLLED_COUNT = 100_000  # iterations the compile-time trip count bound sim
 def _body(ctx: Context, graph: Graph):
     """``(args, state) -> (outputs, state)`` lowering ``graph`` in a context of its own."""
     def run(args, state):
-        inner = Context(ctx.plan, state["vars"], state["key"])
+        inner = ctx.inner(state)
         outs = lower_graph(inner, graph, list(args))
         return tuple(outs), inner.state
     return run
@@ -72,6 +77,12 @@ def _if(ctx, node, pred, *args):
     return _result(node, outs)
 
 
+@lowering("PartitionedCall", "StatefulPartitionedCall")
+def _call(ctx, node, *args):
+    outs, ctx.state = _body(ctx, node.attrs["f"])(args, ctx.state)
+    return _result(node, outs)
+
+
 def _source(output: Output) -> Output:
     while output.node.op == "Identity" and output.node.inputs:
         output = output.node.inputs[0]
@@ -102,8 +113,10 @@ def _while(ctx, node, *inputs):
 
     init = tuple(inputs[i] for i in carried)
     stacks = [k for k, v in enumerate(init) if isinstance(v, StackBuffer) and v.growable]
+    bound = None
     if stacks:
-        init = _with_room(ctx, node, init, stacks, step, carried, inputs)
+        bound = _trip_bound(ctx, node, inputs, carried)
+        init = _with_room(ctx, node, init, stacks, step, bound)
     if any(map(_unmade, init)):
         shapes = jax.eval_shape(step, (init, ctx.state))[0]
         init = tuple(allocate_like(v, s) for v, s in zip(init, shapes))
@@ -112,12 +125,13 @@ def _while(ctx, node, *inputs):
     except TypeError as e:
         raise Unsupported(node, f"a loop variable changes its shape or dtype across iterations, "
                                 f"which XLA cannot compile ({e})") from None
-    return _result(node, full(values))
+    results = full(values)
+    _bound_counters(ctx, node, inputs, results, carried, bound)
+    return _result(node, results)
 
 
-def _with_room(ctx, node, init, stacks, step, carried, inputs):
+def _with_room(ctx, node, init, stacks, step, bound):
     """``init`` with each stack the loop pushes onto given a slot per iteration."""
-    bound = _trip_bound(ctx, node, inputs, carried)
     if bound is None:
         raise Unsupported(node, "a gradient through this loop keeps a value per iteration, so "
                                 "XLA needs a bound on its trip count at compile time: give the "
@@ -138,14 +152,84 @@ def _conjuncts(output: Output) -> list[Output]:
     return [output]
 
 
+def _static_operand(ctx, graph: Graph, inputs, output: Output):
+    """The compile-time value of ``output`` of ``graph`` (fed ``inputs``), or None."""
+    value = lower_graph(ctx.inner(ctx.state), graph, list(inputs), [output])[0]
+    return value if is_static(value) else None
+
+
+def _stepped(ctx, body: Graph, inputs, i: int, ops) -> object | None:
+    """The constant step ``s`` when the body updates loop variable ``i`` as ``x <op> s``."""
+    update = _source(body.outputs[i]).node
+    if update.op not in ops or _source(update.inputs[0]) != body.inputs[i]:
+        return None
+    return _static_operand(ctx, body, inputs, update.inputs[1])
+
+
+def _countdown(ctx, node, inputs, term: Output) -> tuple[int, object] | None:
+    """``(i, bound)`` when ``term`` is ``x > c`` (or ``>=``, ``c < x``, ``c <= x``) on loop
+    variable ``x = inputs[i]``, which the body lowers by a positive constant and whose initial
+    value has a compile-time upper ``bound``: the trip count only grows with ``x``, so the
+    count from ``bound`` bounds it (a gradient's backward loop counting down the forward
+    loop's iterations)."""
+    cond, body = node.attrs["cond"], node.attrs["body"]
+    test = term.node
+    if test.op in ("Greater", "GreaterEqual"):
+        x, c = test.inputs
+    elif test.op in ("Less", "LessEqual"):
+        c, x = test.inputs
+    else:
+        return None
+    x = _source(x)
+    if x not in cond.inputs or _static_operand(ctx, cond, inputs, c) is None:
+        return None
+    i = cond.inputs.index(x)
+    step = _stepped(ctx, body, inputs, i, ("Sub",))
+    bound = ctx.bound_of(inputs[i])
+    if step is None or bound is None or not np.all(np.asarray(step) > 0):
+        return None
+    return i, np.asarray(bound, inputs[i].dtype)
+
+
+def _bound_counters(ctx, node, inputs, results, carried, bound: int | None) -> None:
+    """Records the bound of each iteration counter the loop returns (a scalar ``x += s``,
+    ``s > 0``, from an initial value with a bound): what a backward loop counting it down
+    needs. Without ``bound`` (a loop with no stacks) the trip bound is found on demand."""
+    body = node.attrs["body"]
+    trips = [bound]
+
+    def trip_bound():
+        if trips[0] is None:
+            trips[0] = _trip_bound(ctx, node, inputs, carried)
+        return trips[0]
+
+    for i in carried:
+        value = results[i]
+        if is_static(value) or isinstance(value, (ListBuffer, StackBuffer)) or \
+                value.shape != () or not np.issubdtype(np.dtype(value.dtype), np.integer):
+            continue
+        step = _stepped(ctx, body, inputs, i, ("AddV2", "Add"))
+        if step is None or not np.all(np.asarray(step) > 0) or ctx.bound_of(inputs[i]) is None:
+            continue
+
+        def counted(i=i, step=step):
+            n = trip_bound()
+            return None if n is None else np.asarray(ctx.bound_of(inputs[i])) + step * n
+        ctx.bounds[id(value)] = (value, counted)
+
+
 def _trip_bound(ctx, node, inputs, carried) -> int | None:
     """A compile-time bound on the loop's iterations, or None: the trip count of the first
-    conjunct of its condition that depends on compile-time loop variables only."""
+    conjunct of its condition that depends on compile-time loop variables only (a counted-down
+    variable standing for its upper bound, see ``_countdown``)."""
     cond, body = node.attrs["cond"], node.attrs["body"]
-    known = [i for i in carried if is_static(inputs[i])]
     for term in _conjuncts(cond.outputs[0]):
-        scratch = Context(ctx.plan, ctx.state["vars"], ctx.state["key"])
+        scratch = ctx.inner(ctx.state)
         values = list(inputs)
+        counted = _countdown(ctx, node, inputs, term)
+        if counted is not None:
+            values[counted[0]] = counted[1]
+        known = [i for i in carried if is_static(values[i])]
         for count in range(MAX_UNROLLED_COUNT + 1):
             test = lower_graph(scratch, cond, values, [term])[0]
             if not is_static(test):
@@ -153,8 +237,7 @@ def _trip_bound(ctx, node, inputs, carried) -> int | None:
             if not bool(test):
                 return count
             updated = lower_graph(scratch, body, values, [body.outputs[i] for i in known])
-            if not all(map(is_static, updated)):
-                break
             for i, v in zip(known, updated):
-                values[i] = v
+                values[i] = v  # (one that stops being known is read by this term, or not)
+            known = [i for i in known if is_static(values[i])]
     return None

@@ -69,11 +69,30 @@ class Context:
     ``state`` holds the variables' current values (``"vars"``: resource id ->
     value) and the random key (``"key"``, None without random ops). It is a
     pytree: control-flow lowerings pass it into their bodies and take it back.
+    ``bounds`` (shared by every context of one program) holds compile-time upper
+    bounds of run-time values (id -> (value, bound)): a loop's iteration count.
     """
 
-    def __init__(self, plan, variables: dict, key=None):
+    def __init__(self, plan, variables: dict, key=None, bounds: dict | None = None):
         self.plan = plan
         self.state = {"vars": variables, "key": key}
+        self.bounds = {} if bounds is None else bounds
+
+    def inner(self, state) -> "Context":
+        """A context for a body run with ``state``, sharing the program's bounds."""
+        return Context(self.plan, state["vars"], state["key"], self.bounds)
+
+    def bound_of(self, value):
+        """The compile-time upper bound of ``value``, or None. A bound may be recorded as a
+        function computing it (a loop's trip count, found only when something asks)."""
+        if is_static(value):
+            return value
+        found = self.bounds.get(id(value))
+        if found is None or found[0] is not value:
+            return None
+        if callable(found[1]):
+            self.bounds[id(value)] = found = (value, found[1]())
+        return found[1]
 
     def next_key(self):
         """A fresh key for one random op; the threaded key moves on."""

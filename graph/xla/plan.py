@@ -7,6 +7,7 @@ and their final values extra results, written back after the call; random
 ops draw from a key passed in (derived from the call count, so seeded ops
 repeat the same sequence in every program run) and threaded through the
 program. Control-flow lowerings carry that state (``Context.state``).
+Results come back in as few buffers as possible (``outputs.Layout``).
 
 JAX runs in 32-bit mode unless told otherwise. A graph with a 64-bit value
 anywhere is traced, compiled and called inside ``jax.enable_x64(True)``, a
@@ -27,7 +28,9 @@ from graph.ir import Graph, Output
 from graph.registry import get_op
 from graph.xla.lowering import (Context, Unsupported, lower_graph, unsupported_error,
                                 unsupported_nodes)
+from graph.xla.outputs import Layout
 from graph.xla.random import RANDOM_OPS
+
 _VARIABLE_OPS = frozenset({"ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                            "AssignSubVariableOp"})
 
@@ -64,9 +67,11 @@ class XlaPlan:
         self.salt = int.from_bytes(os.urandom(4), "little") >> 1  # for unseeded random ops
         self._calls = itertools.count()
         self._n_inputs = len(graph.inputs)
+        self._layout = Layout([f.type for f in fetches])
         self._jitted = jax.jit(self._program)
-        self._call = self._stateful_call if self._resources or self._random or self._x64 \
-            else self._pure_call()
+        # ``run(*feeds)`` is the call itself (``plan(*feeds)`` without the method in between,
+        # for callers on the cache-hit path: ConcreteFunction).
+        self.run = self._stateful_call if self._resources or self._random else self._pure_call()
 
     # -- the traced program ---------------------------------------------------------------
     def _program(self, feeds, variables, key):
@@ -75,7 +80,7 @@ class XlaPlan:
             outs = lower_graph(ctx, self.graph, list(feeds), self.fetches)
         except Unsupported as e:
             raise unsupported_error(self.graph.name, [(e.node, e.reason)]) from None
-        return tuple(outs), tuple(ctx.state["vars"][r] for r in self._written)
+        return self._layout.pack(outs), tuple(ctx.state["vars"][r] for r in self._written)
 
     def _arguments(self, feeds, count: int | None = None):
         if len(feeds) != self._n_inputs:
@@ -90,17 +95,26 @@ class XlaPlan:
         return tuple(feeds), variables, key
 
     def __call__(self, *feeds):
-        return self._call(*feeds)
+        return self.run(*feeds)
 
     def _pure_call(self):
-        """The call of a program without state or 64-bit values: feeds in, values out."""
+        """The call of a program without state: feeds in, numpy values out."""
         jitted = self._jax.jit(lambda *feeds: self._program(feeds, (), None)[0])
-        n, asarray, check = self._n_inputs, np.asarray, self._arguments
+        n, unpack, check = self._n_inputs, self._layout.unpack, self._arguments
+        if self._x64:
+            x64 = self._jax.enable_x64
+
+            def call_x64(*feeds):
+                if len(feeds) != n:
+                    check(feeds)  # raises
+                with x64(True):
+                    return unpack(jitted(*feeds))
+            return call_x64
 
         def call(*feeds):
             if len(feeds) != n:
                 check(feeds)  # raises
-            return tuple(map(asarray, jitted(*feeds)))
+            return unpack(jitted(*feeds))
         return call
 
     def _stateful_call(self, *feeds):
@@ -112,7 +126,7 @@ class XlaPlan:
             outs, written = self._jitted(*args)
         for r, value in zip(self._written, written):
             resources.write(r, np.asarray(value))
-        return tuple(np.asarray(o) for o in outs)
+        return self._layout.unpack(outs)
 
     @property
     def fn(self):

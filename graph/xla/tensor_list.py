@@ -121,7 +121,9 @@ def _length(ctx, node, lst):
 
 @lowering("TensorListZerosLike")
 def _zeros_like(ctx, node, lst):
-    data = None if lst.data is None else jnp.zeros_like(lst.data)
+    data = None if lst.data is None else jax.tree_util.tree_map(jnp.zeros_like, lst.data)
+    if isinstance(lst, StackBuffer):  # (the gradient of a loop's accumulator)
+        return StackBuffer(lst.dtype, data, lst.count)  # (its items' bound: unknown)
     return ListBuffer(lst.size, lst.dtype, data)
 
 
@@ -129,7 +131,15 @@ def _zeros_like(ctx, node, lst):
 def _binary_add(ctx, node, a, b):
     if a.data is None or b.data is None:
         return a if b.data is None else b
-    return ListBuffer(a.size, a.dtype, a.data + b.data)
+    if isinstance(a, StackBuffer) != isinstance(b, StackBuffer) or \
+            jax.tree_util.tree_structure(a.data) != jax.tree_util.tree_structure(b.data) or \
+            any(x.shape != y.shape for x, y in zip(jax.tree_util.tree_leaves(a.data),
+                                                   jax.tree_util.tree_leaves(b.data))):
+        raise Unsupported(node, "it adds lists whose buffers differ in size")
+    data = jax.tree_util.tree_map(jnp.add, a.data, b.data)
+    if isinstance(a, StackBuffer):
+        return StackBuffer(a.dtype, data, a.count)
+    return ListBuffer(a.size, a.dtype, data)
 
 
 # -- stacks: EmptyTensorList + PushBack/PopBack (a While gradient's accumulators) ----------
@@ -144,22 +154,28 @@ class StackBuffer:
     loop ``count`` is a run-time value and a push writes in place. An element
     may itself be a stack (a nested loop's accumulators, which the outer loop
     keeps per iteration): ``data`` is then a StackBuffer of stacked leaves.
+
+    ``bound`` is a compile-time upper bound of its items (None when unknown,
+    ``NO_ITEMS`` before the first push): a stack of a nested loop's iteration
+    counts gives the backward loops that count them down their trip bound.
     """
 
-    __slots__ = ("dtype", "data", "count")
+    __slots__ = ("dtype", "data", "count", "bound")
 
-    def __init__(self, dtype, data=None, count=0):
-        self.dtype, self.data, self.count = np.dtype(dtype), data, count
+    def __init__(self, dtype, data=None, count=0, bound=None):
+        self.dtype, self.data, self.count, self.bound = np.dtype(dtype), data, count, bound
 
     def tree_flatten(self):  # a compile-time count stays one (not a traced leaf)
         if self.growable:
-            return (self.data,), (self.dtype, self.count)
-        return (self.data, self.count), (self.dtype, None)
+            return (self.data,), (self.dtype, self.count, self.bound)
+        return (self.data, self.count), (self.dtype, None, self.bound)
 
     @classmethod
     def tree_unflatten(cls, aux, children):
-        dtype, count = aux
-        return cls(dtype, *children) if count is None else cls(dtype, children[0], count)
+        dtype, count, bound = aux
+        if count is None:
+            return cls(dtype, *children, bound=bound)
+        return cls(dtype, children[0], count, bound)
 
     @property
     def growable(self) -> bool:
@@ -175,16 +191,18 @@ class StackBuffer:
         kept = self.data if self.data is not None else jax.tree_util.tree_map(
             lambda leaf: None, pushed.data)
         data = jax.tree_util.tree_map(room, pushed.data, kept, is_leaf=lambda v: v is None)
-        return StackBuffer(self.dtype, data, jnp.asarray(self.count, jnp.int32))
+        return StackBuffer(self.dtype, data, jnp.asarray(self.count, jnp.int32), pushed.bound)
 
-    def push(self, item) -> "StackBuffer":
+    def push(self, item, bound=None) -> "StackBuffer":
+        """This stack with ``item`` on top (``bound``: the item's upper bound, or None)."""
         if self.growable:
             data = jax.tree_util.tree_map(lambda x: x[None], item) if self.data is None else \
                 jax.tree_util.tree_map(lambda d, x: jnp.concatenate([d[:self.count], x[None]]),
                                        self.data, item)
         else:
             data = jax.tree_util.tree_map(lambda d, x: d.at[self.count].set(x), self.data, item)
-        return StackBuffer(self.dtype, data, self.count + 1)
+        both = None if bound is None or self.bound is None else max(self.bound, bound)
+        return StackBuffer(self.dtype, data, self.count + 1, both)
 
     def pop(self):
         count = self.count - 1
@@ -194,12 +212,15 @@ class StackBuffer:
             at = jnp.maximum(count, 0)
             item = jax.tree_util.tree_map(
                 lambda d: lax.dynamic_index_in_dim(d, at, keepdims=False), self.data)
-        return StackBuffer(self.dtype, self.data, count), item
+        return StackBuffer(self.dtype, self.data, count, self.bound), item
+
+
+NO_ITEMS = float("-inf")  # the bound of a stack nothing was pushed onto
 
 
 @lowering("EmptyTensorList")
 def _empty(ctx, node):
-    return StackBuffer(_dtype(node))
+    return StackBuffer(_dtype(node), bound=NO_ITEMS)
 
 
 @lowering("TensorListPushBack")
@@ -208,9 +229,20 @@ def _push_back(ctx, node, stack, item):
             (isinstance(item, StackBuffer) and item.growable):
         raise Unsupported(node, "only stacks of tensors and of loop accumulators (a loop's "
                                 "gradient) can be compiled")
+    bound = None
     if not isinstance(item, StackBuffer):
+        bound = _scalar_bound(ctx, item)
         item = jnp.asarray(item, stack.dtype)
-    return stack.push(item)
+    return stack.push(item, bound)
+
+
+def _scalar_bound(ctx, value) -> int | None:
+    """The compile-time upper bound of a scalar integer ``value``, or None."""
+    bound = ctx.bound_of(value)
+    if bound is None or np.shape(bound) != () or not np.issubdtype(np.asarray(bound).dtype,
+                                                                     np.integer):
+        return None
+    return int(bound)
 
 
 @lowering("TensorListPopBack")
@@ -219,7 +251,10 @@ def _pop_back(ctx, node, stack):
         raise Unsupported(node, "popping from a TensorArray cannot be compiled")
     if stack.data is None:
         raise Unsupported(node, "it pops from a stack that is empty at compile time")
-    return stack.pop()
+    rest, item = stack.pop()
+    if stack.bound is not None and stack.bound != NO_ITEMS:
+        ctx.bounds[id(item)] = (item, np.int64(stack.bound))
+    return rest, item
 
 
 @lowering("TensorListResize", "TensorListSplit")

@@ -16,6 +16,7 @@ import numpy as np
 
 from graph.executor import compile_graph
 from graph.ir import Graph
+from graph.xla.call import call_attrs, call_op
 from runtime import context, nest
 from runtime.concrete_function import CALL_RECORDERS
 from runtime.gradients.backprop import backprop, carries_gradient
@@ -105,6 +106,8 @@ class _Backward:
 
 @RegisterGradient("PartitionedCall")
 def _call_grad(op, *grads):
+    if op.node is not None:  # a staged call of a jit_compile function (graph/xla/call.py)
+        return _staged_call_grad(op, *grads)
     backward = _backward(op.attrs["f"])
     n_in = len(op.attrs["feeds"])
     float_outs = [o for o, keep in zip(op.outputs, backward.output_mask) if keep]
@@ -123,3 +126,42 @@ def _call_grad(op, *grads):
 
 def flat_outputs(result) -> tuple:
     return tuple(t for t in nest.flatten(result) if t is not None)
+
+
+@RegisterGradient("StatefulPartitionedCall")
+def _staged_call_grad(op, *grads):
+    """A call node's gradient: a second compiled call, of a graph that recomputes the body
+    and differentiates it (TensorFlow compiles a jit_compile function's gradient too)."""
+    from runtime.gradients.control_flow_grads import _differentiate, _seeds, _split_inputs
+    from runtime.ops import array_ops
+    from runtime.ops.core import apply_op
+    node = op.node
+    body = node.attrs["f"]
+    ins, handles = _split_inputs(op)
+    wrt = [i for i, t in enumerate(ins) if carries_gradient(t)]
+    if not wrt and not handles:
+        return [None] * len(op.inputs)
+    check_replayable(body, "tf.function", node.origin)
+    seeds = _seeds(op, grads)
+    graph = Graph(f"__backward_{body.name}")
+    with context.building(graph):
+        inputs = [_placeholder(graph, t, f"input_{i}") for i, t in enumerate(ins)]
+        given = [_placeholder(graph, s, f"grad_{i}") if s is not None else None
+                 for i, s in enumerate(seeds)]
+        results = [array_ops.identity(g) for g in
+                   _differentiate(body, inputs, given, wrt, handles)]
+    graph.inputs = [t._output for t in inputs + [g for g in given if g is not None]]
+    graph.outputs = [t._output for t in results]
+    results = apply_op(call_op(graph), list(ins) + [s for s in seeds if s is not None],
+                       attrs=call_attrs(graph, context.current_graph()))
+    results = [results] if isinstance(results, SymbolicTensor) else list(results)
+    in_grads = [None] * len(ins)
+    for k, i in enumerate(wrt):
+        in_grads[i] = results[k]
+    return in_grads + results[len(wrt):]
+
+
+def _placeholder(graph: Graph, like, name: str) -> SymbolicTensor:
+    node = graph.add_node("Placeholder", attrs={"dtype": like.dtype, "shape": like.shape},
+                          name=name)
+    return SymbolicTensor(node.output(0))

@@ -21,8 +21,9 @@ from runtime.ops.core import as_graph_input
 from runtime.tensor import SymbolicTensor
 
 CONTROL_FLOW = ("If", "StatelessIf", "While", "StatelessWhile")
+CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # a jit_compile function's call node
 # Stateful ops a recomputed body may hold: they give the same values again.
-_REPLAYABLE = {"ReadVariableOp", "If", "While", "PrintV2", "Assert"}
+_REPLAYABLE = {"ReadVariableOp", "If", "While", "StatefulPartitionedCall", "PrintV2", "Assert"}
 
 
 def records_in(graph: Graph, spans) -> list[OpRecord]:
@@ -45,7 +46,7 @@ def records_from_nodes(nodes, resolve=None) -> list[OpRecord]:
             inputs = (VariableHandle(a["resource"], a["dtype"], a["shape"]),)
         else:
             inputs = tuple(tensor(o) for o in node.inputs)
-            if node.op in CONTROL_FLOW or node.op == "PartitionedCall":
+            if node.op in CONTROL_FLOW or node.op in CALLS:
                 inputs += tuple(variables_read(node))
         records.append(OpRecord(node.op, inputs, outputs, node.attrs, node=node, resolve=resolve))
     return records
