@@ -143,9 +143,14 @@ def as_shape(value) -> TensorShape:
 
 def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
     """Numpy broadcasting on static shapes; raises ValueError when incompatible."""
-    if a.rank is None or b.rank is None:
+    x, y = a._dims, b._dims
+    if x is None or y is None:
         return TensorShape(None)
-    x, y = list(a.as_tuple()), list(b.as_tuple())
+    if x == y or not y:  # (shapes are immutable: the common cases return an operand)
+        return a
+    if not x:
+        return b
+    x, y = list(x), list(y)
     n = max(len(x), len(y))
     x = [1] * (n - len(x)) + x
     y = [1] * (n - len(y)) + y
@@ -161,4 +166,9 @@ def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
             out.append(p)
         else:
             raise ValueError(f"Incompatible shapes: {a} vs. {b}")
-    return TensorShape(out)
+    shape = _new_shape(TensorShape)  # (the dims are ints or None already)
+    shape._dims = tuple(out)
+    return shape
+
+
+_new_shape = object.__new__

@@ -49,23 +49,30 @@ def _is_internal(filename: str) -> bool:
     return is_library_file(filename) or filename.startswith("<frozen")
 
 
-_INTERNAL_CODES: dict = {}  # code object -> whether its frames are internal (a cache)
-_INTERNAL: set = set()  # the internal ones among them: what the walk tests (one `in` a frame)
+# Code objects are keyed by ``id``: hashing a code object hashes its bytecode and constants,
+# nested code objects included (microseconds for a converted function, paid per frame of
+# every walk), and equal code compiled from two files would share one entry. Each entry
+# holds its code object, so an id in these tables always names a live code object.
+_INTERNAL_CODES: dict = {}  # id(code) -> (code, whether its frames are internal) (a cache)
+_INTERNAL: set = set()  # the ids of the internal ones: what the walk tests (one `in` a frame)
 
 
 def _is_internal_code(code) -> bool:
-    internal = _INTERNAL_CODES.get(code)
-    if internal is None:
-        if len(_INTERNAL_CODES) > 50_000:  # generated code comes and goes: stay bounded
-            _INTERNAL_CODES.clear()
-            _INTERNAL.clear()
-        internal = _INTERNAL_CODES[code] = _is_internal(code.co_filename)
-        if internal:
-            _INTERNAL.add(code)
+    entry = _INTERNAL_CODES.get(id(code))
+    if entry is not None:
+        return entry[1]
+    if len(_INTERNAL_CODES) > 50_000:  # generated code comes and goes: stay bounded
+        _INTERNAL_CODES.clear()
+        _INTERNAL.clear()
+        _ORIGINS.clear()  # (its keys name code objects by id too)
+    internal = _is_internal(code.co_filename)
+    _INTERNAL_CODES[id(code)] = (code, internal)
+    if internal:
+        _INTERNAL.add(id(code))
     return internal
 
 
-_ORIGINS: dict = {}  # (code object, line) -> its Origin: every op of a trace asks
+_ORIGINS: dict = {}  # (id of a code object in _INTERNAL_CODES, line) -> its Origin
 
 
 def current_origin() -> Origin | None:
@@ -73,15 +80,15 @@ def current_origin() -> Origin | None:
     internal = _INTERNAL
     try:
         while True:
-            while frame.f_code in internal:  # (an op is recorded ~8 internal frames deep)
+            while id(frame.f_code) in internal:  # (an op is recorded ~8 internal frames deep)
                 frame = frame.f_back
             code = frame.f_code
-            if code in _INTERNAL_CODES or not _is_internal_code(code):
+            if id(code) in _INTERNAL_CODES or not _is_internal_code(code):
                 break  # (a known outside frame, or one just found to be outside)
             frame = frame.f_back
     except AttributeError:  # walked off the bottom of the stack: no user frame
         return None
-    key = (code, frame.f_lineno)
+    key = (id(code), frame.f_lineno)
     origin = _ORIGINS.get(key)
     if origin is None:
         filename = code.co_filename

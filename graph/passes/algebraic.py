@@ -14,10 +14,6 @@ from graph.ir import Graph, Node, Output
 from graph.passes.rewrite import all_graphs, copy_graph, remove_nodes, replace_uses
 
 
-def _const(o: Output):
-    return o.node.attrs["value"] if o.node.op == "Const" else None
-
-
 def _all(value, target: float, negative_zero: bool | None = None) -> bool:
     array = np.asarray(value)  # (the methods, not np.all: a third of the cost on a scalar)
     if array.dtype.kind not in "iuf" or array.size == 0 or not (array == target).all():
@@ -34,25 +30,25 @@ def _keeps_type(node: Node, x: Output, c: Output) -> bool:
     return c.shape.rank == 0 or x.shape.is_fully_defined()
 
 
+# op -> (the neutral constant, the sign a zero must have or None, whether it may come first)
+_NEUTRAL = {
+    "Mul": (1, None, True),
+    "RealDiv": (1, None, False), "TrueDiv": (1, None, False), "Div": (1, None, False),
+    "Sub": (0, False, False),
+    "AddV2": (0, True, True), "Add": (0, True, True),
+}
+
+
 def simplified(node: Node) -> Output | None:
     """The input ``node`` can be replaced with, or None."""
-    if len(node.inputs) != 2 or len(node.outputs) != 1 or node.control_inputs:
+    rule = _NEUTRAL.get(node.op)
+    if rule is None or len(node.inputs) != 2 or len(node.outputs) != 1 or node.control_inputs:
         return None
+    target, negative_zero, commutative = rule
     a, b = node.inputs
-    candidates = []
-    if node.op == "Mul":
-        candidates = [(a, b, lambda v: _all(v, 1)), (b, a, lambda v: _all(v, 1))]
-    elif node.op in ("RealDiv", "TrueDiv", "Div"):
-        candidates = [(a, b, lambda v: _all(v, 1))]
-    elif node.op == "Sub":
-        candidates = [(a, b, lambda v: _all(v, 0, negative_zero=False))]
-    elif node.op == "AddV2" or node.op == "Add":
-        zero = lambda v: _all(v, 0, negative_zero=True)
-        candidates = [(a, b, zero), (b, a, zero)]
-    for x, c, test in candidates:
-        value = _const(c)
-        if value is not None and not x.dtype.is_string and _keeps_type(node, x, c) \
-                and test(value):
+    for x, c in ((a, b), (b, a)) if commutative else ((a, b),):
+        if c.node.op == "Const" and not x.dtype.is_string and _keeps_type(node, x, c) \
+                and _all(c.node.attrs["value"], target, negative_zero):
             return x
     return None
 

@@ -248,3 +248,75 @@ def test_functions_of_one_python_function_share_its_spec_until_it_changes():
     assert third(tf.constant(2.0)).numpy() == 6.0
     sig = tf.function(f, input_signature=[tf.TensorSpec([], tf.float32)])
     assert sig.function_spec is not third.function_spec and sig(tf.constant(1.0)).numpy() == 3.0
+
+
+def _general_broadcast(a, b):
+    """Numpy's rule written out dimension by dimension: what the fast paths must equal."""
+    if a.rank is None or b.rank is None:
+        return TensorShape(None)
+    n = max(a.rank, b.rank)
+    x = [1] * (n - a.rank) + list(a.as_tuple())
+    y = [1] * (n - b.rank) + list(b.as_tuple())
+    out = []
+    for p, q in zip(x, y):
+        out.append(q if p == 1 else p if q == 1 else (p if q is None else q)
+                   if p is None or q is None else p)
+    return TensorShape(out)
+
+
+@pytest.mark.parametrize("a, b", [
+    ([3, 4], [3, 4]), ([None, 4], [None, 4]), ([], []), ([3, 4], []), ([], [None]),
+    (None, [3]), ([3], None), ([1, 4], [3, 1]), ([None], [1]), ([1], [None]), ([None], [5]),
+    ([2, 1, 3], [4, 3]), ([1], [1]),
+])
+def test_broadcast_shapes_fast_paths_follow_the_general_rule(a, b):
+    from graph.shapes import broadcast_shapes
+    sa, sb = TensorShape(a), TensorShape(b)
+    got = broadcast_shapes(sa, sb)
+    assert got == _general_broadcast(sa, sb)
+    assert got.rank is None or all(d is None or type(d) is int for d in got.as_tuple())
+    with pytest.raises(ValueError, match="Incompatible shapes"):
+        broadcast_shapes(TensorShape([3]), TensorShape([4]))
+
+
+def test_silenced_keeps_what_wraps_kept():
+    from graph.registry import silenced
+
+    def kernel(x):
+        """Doubles."""
+        return np.float32(x) / np.float32(0.0)
+    quiet = silenced(kernel)
+    assert (quiet.__name__, quiet.__qualname__, quiet.__doc__, quiet.__wrapped__) == \
+        (kernel.__name__, kernel.__qualname__, kernel.__doc__, kernel)
+    with np.errstate(all="raise"):
+        assert quiet(1.0) == np.inf
+
+
+@pytest.mark.parametrize("op, const_first, value, dtype, kept", [
+    ("Mul", False, 1.0, float32, "x"), ("Mul", True, 1.0, float32, "x"),
+    ("RealDiv", False, 1.0, float32, "x"), ("RealDiv", True, 1.0, float32, None),
+    ("Sub", False, 0.0, float32, "x"), ("Sub", True, 0.0, float32, None),
+    ("Sub", False, -0.0, float32, None),
+    ("AddV2", False, -0.0, float32, "x"), ("AddV2", True, -0.0, float32, "x"),
+    ("AddV2", False, 0.0, float32, None), ("AddV2", False, 0, int32, "x"),
+    ("AddV2", True, 0, int32, "x"), ("Mul", False, 2.0, float32, None),
+    ("Maximum", False, 0.0, float32, None),
+])
+def test_algebraic_neutral_operands(op, const_first, value, dtype, kept):
+    """x*1, 1*x, x/1, x-0 (+0.0 only), x+(-0.0) (floats) and x+0 (integers) become x."""
+    g = Graph("g")
+    x = g.add_node("Placeholder", attrs={"dtype": dtype, "shape": TensorShape([3])},
+                   name="x").output(0)
+    c = g.add_node("Const", attrs={"dtype": dtype, "value": np.array(value, dtype.numpy_dtype)},
+                   name="c").output(0)
+    node = g.add_node(op, [c, x] if const_first else [x, c])
+    assert algebraic.simplified(node) == (x if kept else None)
+
+
+def test_equal_code_from_two_files_has_two_origins():
+    """Code objects compare equal without their file name: the origin cache must not."""
+    first = _fake_user_code("/tmp/user_code_a.py")
+    second = _fake_user_code("/tmp/user_code_b.py")
+    assert first.__code__ == second.__code__
+    assert first().file == "/tmp/user_code_a.py"
+    assert second().file == "/tmp/user_code_b.py"
