@@ -12,3 +12,8 @@ from autograph import autograph  # noqa: F401,E402  (tf.autograph.to_code, ...)
 from runtime.data import set_function_converter as _set_dataset_converter  # noqa: E402
 from autograph.impl.api import converted_callable as _converted_callable  # noqa: E402
 _set_dataset_converter(_converted_callable)
+
+# `import autograph.experimental.numpy as tnp`, as `import tensorflow.experimental.numpy`.
+import sys as _sys  # noqa: E402
+_sys.modules[__name__ + ".experimental"] = experimental  # noqa: F405
+_sys.modules[__name__ + ".experimental.numpy"] = experimental.numpy  # noqa: F405

@@ -68,6 +68,7 @@ from runtime.tensor_spec import TypeSpec  # noqa: F401
 from runtime.data.optional import OptionalSpec  # noqa: F401,E402
 from runtime.composite import CompositeTensor, dispatch_api as _dispatch_api  # noqa: F401
 from runtime import compat, sets, version  # noqa: F401,E402  (tf.compat, tf.sets, tf.version)
+from runtime import lookup  # noqa: F401,E402  (tf.lookup)
 from runtime.ops.control_ops import *  # noqa: F401,F403,E402
 from runtime.ops.extra_ops import *  # noqa: F401,F403,E402
 from runtime.ops.init_ops import *  # noqa: F401,F403,E402

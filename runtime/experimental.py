@@ -7,3 +7,4 @@ from runtime.extension_type import (BatchableExtensionType, BatchableExtensionTy
 from runtime.ragged import DynamicRaggedShape  # noqa: F401,E402
 from runtime.ragged.row_partition import RowPartition  # noqa: F401,E402
 from runtime.data.optional import Optional, OptionalSpec  # noqa: F401,E402
+from runtime import tf_numpy as numpy  # noqa: F401,E402  (tf.experimental.numpy)

@@ -1,14 +1,21 @@
 """``tf.io``: files, raw bytes, CSV and serialized tensors (``graph/ops/io.py`` documents the
-serialization format), and ``tf.io.gfile`` for local files."""
+serialization format), ``tf.io.gfile`` for local files, TFRecord files and the parsing of
+``tf.train.Example`` records (``graph/ops/records.py`` reads and writes both)."""
 from __future__ import annotations
 
 import glob as _glob
 import os as _os
 import shutil as _shutil
+import zlib as _zlib
+from collections import namedtuple as _namedtuple
 from types import SimpleNamespace as _Namespace
+
+import numpy as np
 
 from graph import dtypes
 from graph.dtypes import as_dtype
+from graph.ops import records
+from graph.shapes import TensorShape
 from runtime.ops.core import apply_op, convert_to_tensor
 
 
@@ -91,4 +98,219 @@ gfile = _Namespace(GFile=GFile, exists=_os.path.exists, isdir=_os.path.isdir,
 
 def _raise_exists(path):
     raise FileExistsError(f"file already exists: {path}")
+
+
+# -- TFRecord files -------------------------------------------------------------------------
+
+_COMPRESSION = {None: "", "": "", "GZIP": "GZIP", "ZLIB": "ZLIB"}
+
+
+class TFRecordOptions:
+    """``tf.io.TFRecordOptions``: the compression of a TFRecord file ('' / GZIP / ZLIB); the
+    buffer and zlib tuning arguments are kept (``compression_level`` is used)."""
+
+    compression_type_map = {"": 0, "ZLIB": 1, "GZIP": 2}
+
+    def __init__(self, compression_type=None, flush_mode=None, input_buffer_size=None,
+                 output_buffer_size=None, window_bits=None, compression_level=None,
+                 compression_method=None, mem_level=None, compression_strategy=None):
+        self.compression_type = _compression(compression_type)
+        self.flush_mode, self.input_buffer_size = flush_mode, input_buffer_size
+        self.output_buffer_size, self.window_bits = output_buffer_size, window_bits
+        self.compression_level, self.compression_method = compression_level, compression_method
+        self.mem_level, self.compression_strategy = mem_level, compression_strategy
+
+    @classmethod
+    def get_compression_type_string(cls, options) -> str:
+        if isinstance(options, TFRecordOptions):
+            return options.compression_type
+        return _compression(options)
+
+
+def _compression(value) -> str:
+    if isinstance(value, TFRecordOptions):
+        return value.compression_type
+    if value not in _COMPRESSION:
+        raise ValueError(f'Not a valid compression_type: "{value}"')
+    return _COMPRESSION[value]
+
+
+class TFRecordWriter:
+    """``tf.io.TFRecordWriter``: records framed and compressed as TensorFlow writes them (zlib
+    with TensorFlow's memory level 9; GZIP is zlib's gzip wrapper), so that files are
+    byte-identical to TensorFlow's."""
+
+    def __init__(self, path, options=None):
+        opts = options if isinstance(options, TFRecordOptions) else \
+            TFRecordOptions(compression_type=options)
+        self._file = open(_os.fspath(path), "wb")
+        self._zlib = None
+        if opts.compression_type:
+            bits = 15 if opts.window_bits is None else int(opts.window_bits)
+            self._zlib = _zlib.compressobj(
+                -1 if opts.compression_level is None else int(opts.compression_level),
+                _zlib.DEFLATED, bits + 16 if opts.compression_type == "GZIP" else bits,
+                9 if opts.mem_level is None else int(opts.mem_level))
+
+    def write(self, record) -> None:
+        if isinstance(record, str):
+            record = record.encode()
+        data = records.frame(bytes(record))
+        self._file.write(self._zlib.compress(data) if self._zlib else data)
+
+    def flush(self) -> None:
+        if self._zlib:
+            self._file.write(self._zlib.flush(_zlib.Z_SYNC_FLUSH))
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file.closed:
+            return
+        if self._zlib:
+            self._file.write(self._zlib.flush())
+        self._file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+# -- parsing tf.train.Example ------------------------------------------------------------------
+
+FixedLenFeature = _namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"],
+                              defaults=[None])
+FixedLenSequenceFeature = _namedtuple(
+    "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"],
+    defaults=[False, None])
+VarLenFeature = _namedtuple("VarLenFeature", ["dtype"])
+RaggedFeature = _namedtuple(
+    "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"],
+    defaults=[None, (), dtypes.int32, False])
+FixedLenFeature.__doc__ = "``tf.io.FixedLenFeature``: a dense feature of a known shape."
+FixedLenSequenceFeature.__doc__ = ("``tf.io.FixedLenSequenceFeature``: a dense feature of any "
+                                   "number of items of ``shape``, padded to the longest.")
+VarLenFeature.__doc__ = "``tf.io.VarLenFeature``: a feature parsed as a SparseTensor."
+RaggedFeature.__doc__ = "``tf.io.RaggedFeature``: a feature parsed as a RaggedTensor."
+
+
+def parse_example(serialized, features, example_names=None, name=None):
+    """A dict of the ``features`` parsed from a vector of serialized ``Example``s: dense
+    tensors with a batch dimension, SparseTensors and RaggedTensors (one row per record)."""
+    return _parse(serialized, features, name or "ParseExample")
+
+
+def parse_single_example(serialized, features, example_names=None, name=None):
+    """``parse_example`` of one serialized ``Example`` (a scalar): no batch dimension."""
+    serialized = _string(serialized)
+    if serialized.shape.rank not in (None, 0):
+        raise ValueError(f"Input serialized must be a scalar, got shape {serialized.shape}")
+    return _parse(serialized, features, name or "ParseSingleExample")
+
+
+def _parse(serialized, features, name):
+    if not features:
+        raise ValueError("Invalid argument: features cannot be empty.")
+    serialized = _string(serialized)
+    attrs, defaults, kinds = _parse_attrs(features, sequence=False)
+    out = apply_op("ParseExampleV2", [serialized] + defaults, attrs, name=name)
+    out = list(out) if isinstance(out, tuple) else [out]
+    return _parsed(out, features, kinds, serialized.shape.rank == 0)
+
+
+def parse_single_sequence_example(serialized, context_features=None, sequence_features=None,
+                                  example_name=None, name=None):
+    """(context, feature lists) of one serialized ``SequenceExample``: the context as
+    ``parse_single_example`` gives it, each feature list with one row per frame."""
+    context_features, sequence_features = context_features or {}, sequence_features or {}
+    if not context_features and not sequence_features:
+        raise ValueError("Must provide at least one context_feature or sequence_feature.")
+    serialized = _string(serialized)
+    context, context_defaults, context_kinds = _parse_attrs(context_features, sequence=False)
+    seq, seq_defaults, seq_kinds = _parse_attrs(sequence_features, sequence=True)
+    seq["required"] = tuple(k for k in seq_kinds["dense"]
+                            if not getattr(sequence_features[k], "allow_missing", False))
+    out = apply_op("ParseSingleSequenceExample", [serialized] + context_defaults + seq_defaults,
+                   {"context": context, "sequence": seq},
+                   name=name or "ParseSingleSequenceExample")
+    out = list(out) if isinstance(out, tuple) else [out]
+    n = sum(len(v) for v in context_kinds.values()) + len(context_kinds["sparse"]) * 2 + \
+        len(context_kinds["ragged"])
+    return (_parsed(out[:n], context_features, context_kinds, True),
+            _parsed(out[n:], sequence_features, seq_kinds, False))
+
+
+def _parse_attrs(features, sequence: bool):
+    """ParseExampleV2's attrs, its default inputs, and the keys of each kind (sorted)."""
+    kinds = {"dense": [], "sparse": [], "ragged": []}
+    for key in sorted(features):
+        kinds[_feature_kind(key, features[key], sequence)].append(key)
+    attrs = {"dense_keys": tuple(kinds["dense"]), "sparse_keys": tuple(kinds["sparse"]),
+             "ragged_keys": tuple(features[k].value_key or k for k in kinds["ragged"])}
+    attrs["dense_types"] = tuple(as_dtype(features[k].dtype) for k in kinds["dense"])
+    attrs["dense_shapes"] = tuple(_dense_shape(features[k], sequence) for k in kinds["dense"])
+    attrs["sparse_types"] = tuple(as_dtype(features[k].dtype) for k in kinds["sparse"])
+    attrs["ragged_value_types"] = tuple(as_dtype(features[k].dtype) for k in kinds["ragged"])
+    attrs["ragged_split_types"] = tuple(as_dtype(features[k].row_splits_dtype)
+                                        for k in kinds["ragged"])
+    defaults = [_default(features[k], t, s) for k, t, s in zip(
+        kinds["dense"], attrs["dense_types"], attrs["dense_shapes"])]
+    return attrs, defaults, kinds
+
+
+def _parsed(out, features, kinds, single):
+    """The result dict (keys sorted) of a parse op's outputs."""
+    from runtime.ragged.ragged_tensor import RaggedTensor
+    from runtime.sparse.sparse_tensor import SparseTensor
+    n = len(kinds["sparse"])
+    result = {k: SparseTensor(out[i], out[n + i], out[2 * n + i])
+              for i, k in enumerate(kinds["sparse"])}
+    result.update(zip(kinds["dense"], out[3 * n:3 * n + len(kinds["dense"])]))
+    ragged = out[3 * n + len(kinds["dense"]):]
+    for i, key in enumerate(kinds["ragged"]):
+        values, splits = ragged[i], ragged[len(kinds["ragged"]) + i]
+        result[key] = values if single else \
+            RaggedTensor.from_row_splits(values, splits, validate=False)
+    return {k: result[k] for k in sorted(result)}
+
+
+def _feature_kind(key, feature, sequence: bool = False) -> str:
+    if isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
+        if isinstance(feature, FixedLenSequenceFeature) and not feature.allow_missing and \
+                not sequence:
+            raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to "
+                             "be True.")
+        return "dense"
+    if isinstance(feature, VarLenFeature):
+        return "sparse"
+    if isinstance(feature, RaggedFeature):
+        if feature.partitions:
+            raise NotImplementedError("RaggedFeature partitions are not supported")
+        return "ragged"
+    raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key '{key}'")
+
+
+def _dense_shape(feature, sequence: bool = False) -> tuple:
+    shape = tuple(None if d is None else int(d) for d in TensorShape(feature.shape).as_list())
+    if None in shape:
+        raise ValueError(f"All dimensions of shape for feature need to be known but received "
+                         f"{list(shape)}.")
+    sequence_of_items = isinstance(feature, FixedLenSequenceFeature) and not sequence
+    return (None,) + shape if sequence_of_items else shape
+
+
+def _default(feature, dtype, shape):
+    """The default value input of a dense feature (an empty tensor when there is none)."""
+    if feature.default_value is None:
+        return convert_to_tensor(np.zeros([0], dtype=object if dtype.is_string
+                                          else dtype.numpy_dtype), dtype=dtype)
+    value = convert_to_tensor(feature.default_value, dtype=dtype)
+    if isinstance(feature, FixedLenSequenceFeature):
+        return value
+    from runtime.ops.array_ops import reshape
+    return reshape(value, list(shape))
+
+
 from runtime.image.png import decode_png, encode_png  # noqa: F401,E402  (also tf.io names)

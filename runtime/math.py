@@ -25,8 +25,10 @@ from runtime.ops.special_extra import (accumulate_n, bessel_i0, bessel_i0e,  # n
                                        bessel_i1, bessel_i1e, betainc, erfcinv,
                                        invert_permutation, is_non_decreasing,
                                        is_strictly_increasing, lbeta, ndtri, polygamma,
-                                       reciprocal_no_nan, unsorted_segment_sqrt_n, zeta)
+                                       reciprocal_no_nan, sobol_sample,
+                                       unsorted_segment_sqrt_n, zeta)
 from runtime.ops.extra_ops import scalar_mul  # noqa: F401
+from runtime.ops.nn_extra import approx_max_k, approx_min_k  # noqa: F401
 # tf.math.softplus and friends are TensorFlow's tf.nn functions under a second name.
 from runtime.ops.nn_ops import (in_top_k, l2_normalize, log_softmax, softmax,  # noqa: F401
                                 softplus, softsign, top_k, zero_fraction)

@@ -10,5 +10,10 @@ from runtime.ops.nn_ops import (  # noqa: F401
     softplus, softsign, space_to_depth, sparse_softmax_cross_entropy_with_logits,
     sufficient_statistics, swish, tanh, top_k, weighted_cross_entropy_with_logits,
     weighted_moments, zero_fraction)
+from runtime.ops.nn_extra import (  # noqa: F401
+    approx_max_k, approx_min_k, batch_norm_with_global_normalization, collapse_repeated,
+    ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss, dilation2d, embedding_lookup_sparse,
+    erosion2d, isotonic_regression, local_response_normalization, lrn, max_pool_with_argmax,
+    nce_loss, safe_embedding_lookup_sparse, sampled_softmax_loss)
 from runtime.composite import dispatch_api as _dispatch_api  # noqa: E402
 _dispatch_api(globals())  # RaggedTensor / SparseTensor arguments (runtime/composite.py)

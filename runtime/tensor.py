@@ -124,6 +124,8 @@ class EagerTensor(Tensor):
     def device(self) -> str:
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
+    backing_device = device  # (where the value's memory is: the same one CPU)
+
     def numpy(self):
         value = self._value
         if isinstance(value, np.ndarray) and value.ndim == 0:

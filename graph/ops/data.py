@@ -894,6 +894,7 @@ register_op("ShuffleDataset", _unary_dataset_infer(
     kernel_attrs=("reshuffle_each_iteration",))
 register_op("PrefetchDataset", _unary_dataset_infer(
     "PrefetchDataset", (("int", "buffer_size"),)), lambda d, n: as_object(d))
+register_op("OptionsDataset", _unary_dataset_infer("OptionsDataset"), lambda d: as_object(d))
 register_op("ZipDataset", _datasets_infer("ZipDataset"),
                   lambda *ds: _Zip([as_object(d) for d in ds]))
 register_op("ConcatenateDataset", _datasets_infer("ConcatenateDataset"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from graph.dtypes import bool_, int32
+from graph.dtypes import bool_, float32, int32, int64
 from graph.errors import InvalidArgumentError, UnimplementedError
 from graph.ir import TensorType
 from graph.ops.array import _shape_value
@@ -696,3 +696,515 @@ def _in_top_k(predictions, targets, k):
 
 register_op("TopKV2", _top_k_infer, _top_k, kernel_attrs=("sorted",))
 register_op("InTopKV2", _in_top_k_infer, _in_top_k)
+
+
+# -- max pooling with argmax, CTC greedy decoding, isotonic regression --------------------------
+
+def _pool_argmax_infer(inputs, attrs):
+    pooled = _pool_infer("MaxPoolWithArgmax", 2)(inputs, attrs)[0]
+    index = attrs["Targmax"]
+    if index.name not in ("int32", "int64"):
+        raise _error(f"MaxPoolWithArgmax: Targmax must be int32 or int64, got {index.name}")
+    return [pooled, TensorType(index, pooled.shape)]
+
+
+def _max_pool_with_argmax(x, ksize, strides, padding, Targmax, include_batch_in_index):
+    """The max of each window and where it is: ``(y * W + x) * C + c`` in the input (plus
+    ``b * H * W * C`` with ``include_batch_in_index``); ties give the first, as TF's kernel."""
+    g = _pool_geometry("MaxPoolWithArgmax", x.shape, ksize, strides, padding)
+    cols = _windows(x, g, ksize[1:-1], strides, _UNDILATED, fill=_lowest(x.dtype))
+    flat = cols.reshape(cols.shape[:3] + (-1, cols.shape[-1]))
+    first = flat.argmax(axis=3)
+    batch, height, width, depth = x.shape
+    oy = np.arange(g[0][0]).reshape(1, -1, 1, 1) * strides[1] - g[0][1]
+    ox = np.arange(g[1][0]).reshape(1, 1, -1, 1) * strides[2] - g[1][1]
+    y, xx = oy + first // ksize[2], ox + first % ksize[2]
+    index = (y * width + xx) * depth + np.arange(depth)
+    if include_batch_in_index:
+        index = index + np.arange(batch).reshape(-1, 1, 1, 1) * (height * width * depth)
+    pooled = np.take_along_axis(flat, first[:, :, :, None, :], axis=3)[:, :, :, 0, :]
+    return pooled, index.astype(Targmax.numpy_dtype)
+
+
+register_op("MaxPoolWithArgmax", _pool_argmax_infer, _max_pool_with_argmax,
+            kernel_attrs=("ksize", "strides", "padding", "Targmax", "include_batch_in_index"))
+
+
+def _ctc_greedy_infer(inputs, attrs):
+    expect_arity("CTCGreedyDecoder", inputs, 2)
+    logits, lengths = inputs
+    check_dtype("CTCGreedyDecoder", logits, "f")
+    dims = _check_rank("CTCGreedyDecoder", logits, 3, "inputs") or [None] * 3
+    if lengths.dtype != int32:
+        raise _error(f"CTCGreedyDecoder: sequence_length must be int32, got {lengths.dtype.name}")
+    _check_rank("CTCGreedyDecoder", lengths, 1, "sequence_length")
+    return [TensorType(int64, TensorShape([None, 2])), TensorType(int64, TensorShape([None])),
+            TensorType(int64, TensorShape([2])),
+            TensorType(logits.dtype, TensorShape([dims[1], 1]))]
+
+
+def _ctc_greedy_decoder(logits, lengths, merge_repeated=True):
+    """Best class per step (the last class is the blank); repeats merged unless a blank
+    separates them; the log probability is minus the sum of the steps' best logits."""
+    steps, batch, _ = logits.shape
+    if np.any(lengths > steps) or np.any(lengths < 0):
+        raise _error(f"CTCGreedyDecoder: sequence_length must be in [0, {steps}], got "
+                     f"{lengths.tolist()}")
+    blank = logits.shape[2] - 1
+    best = logits.argmax(axis=2)
+    indices, values = [], []
+    log_prob = np.zeros((batch, 1), dtype=logits.dtype)
+    longest = 0
+    for b in range(batch):
+        prev, row = -1, []
+        for t in range(lengths[b]):
+            c = int(best[t, b])
+            log_prob[b, 0] -= logits[t, b, c]
+            if c != blank and not (merge_repeated and c == prev):
+                row.append(c)
+            prev = c
+        indices.extend([b, i] for i in range(len(row)))
+        values.extend(row)
+        longest = max(longest, len(row))
+    return (np.array(indices, dtype=np.int64).reshape(-1, 2), np.array(values, dtype=np.int64),
+            np.array([batch, longest], dtype=np.int64), log_prob)
+
+
+register_op("CTCGreedyDecoder", _ctc_greedy_infer, _ctc_greedy_decoder,
+            kernel_attrs=("merge_repeated",))
+
+
+def _isotonic_infer(inputs, attrs):
+    expect_arity("IsotonicRegression", inputs, 1)
+    check_dtype("IsotonicRegression", inputs[0], "f")
+    return [TensorType(inputs[0].dtype, inputs[0].shape), TensorType(int32, inputs[0].shape)]
+
+
+def _isotonic_row(row):
+    """Pool adjacent violators: the non-increasing fit; blocks as [sum, count, start]."""
+    blocks = []
+    for i, v in enumerate(row):
+        blocks.append([float(v), 1, i])
+        while len(blocks) > 1 and blocks[-2][0] * blocks[-1][1] < blocks[-1][0] * blocks[-2][1]:
+            s, n, _ = blocks.pop()
+            blocks[-1][0] += s
+            blocks[-1][1] += n
+    out, seg = np.empty(len(row)), np.empty(len(row), dtype=np.int32)
+    for k, (s, n, start) in enumerate(blocks):
+        out[start:start + n], seg[start:start + n] = s / n, k
+    return out, seg
+
+
+def _isotonic_regression(x):
+    """A non-increasing least-squares fit of each row (last axis) and its segment ids."""
+    if x.size == 0:
+        return x.copy(), np.zeros(x.shape, dtype=np.int32)
+    rows = x.reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
+    fits = [_isotonic_row(r) for r in rows]
+    out = np.array([f[0] for f in fits], dtype=x.dtype).reshape(x.shape)
+    seg = np.array([f[1] for f in fits], dtype=np.int32).reshape(x.shape)
+    return out, seg
+
+
+register_op("IsotonicRegression", _isotonic_infer, _isotonic_regression)
+
+
+# -- morphological dilation (erosion is a dilation of the negated input) ----------------------
+
+def _dilation_geometry(op, x_shape, f_shape, strides, rates, padding):
+    return _spatial(op, list(x_shape[1:3]), list(f_shape[:2]),
+                    {"strides": strides, "dilations": rates, "padding": padding})
+
+
+def _dilation_check(op, x, f, attrs):
+    same_dtype(op, [x, f])
+    check_dtype(op, x, "fi")
+    _check_window_list(op, attrs, "strides", 2)
+    _check_window_list(op, attrs, "rates", 2)
+    if attrs["padding"] not in ("SAME", "VALID"):
+        raise _error(f"{op}: padding must be SAME or VALID, got {attrs['padding']!r}")
+    xd = _check_rank(op, x, 4) or [None] * 4
+    fd = _check_rank(op, f, 3, "filter") or [None] * 3
+    if xd[3] is not None and fd[2] is not None and xd[3] != fd[2]:
+        raise _error(f"{op}: input and filter must have the same depth: {xd[3]} vs {fd[2]}")
+    return xd, fd
+
+
+def _dilation_infer(inputs, attrs):
+    expect_arity("Dilation2D", inputs, 2)
+    xd, fd = _dilation_check("Dilation2D", inputs[0], inputs[1], attrs)
+    g = _dilation_geometry("Dilation2D", xd, fd, attrs["strides"], attrs["rates"],
+                           attrs["padding"])
+    return [TensorType(inputs[0].dtype, TensorShape([xd[0], g[0][0], g[1][0], xd[3]]))]
+
+
+def _dilation_backprop_infer(op: str, wrt: int):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 3)
+        _dilation_check(op, inputs[0], inputs[1], attrs)
+        return [TensorType(inputs[wrt].dtype, inputs[wrt].shape)]
+    return infer
+
+
+def _dilation_windows(x, f, strides, rates, padding):
+    """[N, oh, ow, kh*kw, C] of input + filter over each window, and the geometry."""
+    g = _dilation_geometry("Dilation2D", x.shape, f.shape, strides, rates, padding)
+    cols = _windows(x, g, f.shape[:2], strides, rates, fill=_lowest(x.dtype))
+    sums = cols + f.astype(x.dtype)
+    return sums.reshape(sums.shape[:3] + (-1, sums.shape[-1])), g
+
+
+def _dilation2d(x, f, strides, rates, padding):
+    """``max over (dy, dx) of x[y*s + dy*r, x*s + dx*r] + filter[dy, dx]``, per channel."""
+    sums, _ = _dilation_windows(x, f, strides, rates, padding)
+    return sums.max(axis=3)
+
+
+def _dilation_hits(x, f, dy, strides, rates, padding):
+    """One-hot of each window's first maximum, times the output gradient: [N,oh,ow,kh*kw,C]."""
+    sums, g = _dilation_windows(x, f, strides, rates, padding)
+    first = sums.argmax(axis=3)
+    hit = np.arange(sums.shape[3]).reshape(-1, 1) == first[:, :, :, None, :]
+    return (hit * dy[:, :, :, None, :]).astype(dy.dtype, copy=False), g
+
+
+def _dilation_backprop_input(x, f, dy, strides, rates, padding):
+    hits, g = _dilation_hits(x, f, dy, strides, rates, padding)
+    cols = hits.reshape(hits.shape[:3] + f.shape[:2] + hits.shape[-1:])
+    return _unwindow(cols, x.shape, g, strides, rates)
+
+
+def _dilation_backprop_filter(x, f, dy, strides, rates, padding):
+    hits, _ = _dilation_hits(x, f, dy, strides, rates, padding)
+    return hits.sum(axis=(0, 1, 2)).reshape(f.shape).astype(f.dtype, copy=False)
+
+
+_DILATION_ATTRS = ("strides", "rates", "padding")
+register_op("Dilation2D", _dilation_infer, _dilation2d, kernel_attrs=_DILATION_ATTRS)
+register_op("Dilation2DBackpropInput", _dilation_backprop_infer("Dilation2DBackpropInput", 0),
+            _dilation_backprop_input, kernel_attrs=_DILATION_ATTRS)
+register_op("Dilation2DBackpropFilter", _dilation_backprop_infer("Dilation2DBackpropFilter", 1),
+            _dilation_backprop_filter, kernel_attrs=_DILATION_ATTRS)
+
+
+# -- CTC loss -------------------------------------------------------------------------------------
+
+def _ctc_loss_infer(inputs, attrs):
+    expect_arity("CTCLoss", inputs, 4)
+    logits, indices, values, lengths = inputs
+    check_dtype("CTCLoss", logits, "f")
+    dims = _check_rank("CTCLoss", logits, 3, "inputs") or [None] * 3
+    if indices.dtype != int64 or values.dtype != int32 or lengths.dtype != int32:
+        raise _error("CTCLoss: labels_indices must be int64, labels_values and "
+                     "sequence_length int32")
+    return [TensorType(logits.dtype, TensorShape([dims[1]])),
+            TensorType(logits.dtype, TensorShape(dims))]
+
+
+def _logsumexp(a, axis=None):
+    top = np.max(a, axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
+    return float(out.reshape(())) if axis is None else np.squeeze(out, axis)
+
+
+def _ctc_one(logp, labels, blank):
+    """(-log p(labels | logp), d loss / d logits) by the forward-backward recursions in log
+    space; the blank is class ``blank``; no path: (inf, zeros)."""
+    steps, classes = logp.shape
+    ext = np.full(2 * len(labels) + 1, blank, dtype=np.int64)
+    ext[1::2] = labels
+    size = len(ext)
+    skip = np.zeros(size, dtype=bool)  # s-2 -> s allowed
+    skip[2:] = (ext[2:] != blank) & (ext[2:] != ext[:-2])
+    if steps == 0:
+        return (0.0 if size == 1 else np.inf), np.zeros_like(logp)
+    emit = logp[:, ext]
+    alpha = np.full((steps, size), -np.inf)
+    alpha[0, :min(2, size)] = emit[0, :min(2, size)]
+    for t in range(1, steps):
+        prev = alpha[t - 1]
+        stay = np.stack([prev, np.r_[-np.inf, prev[:-1]],
+                         np.where(skip, np.r_[-np.inf, -np.inf, prev[:-2]], -np.inf)])
+        alpha[t] = _logsumexp(stay, axis=0) + emit[t]
+    beta = np.full((steps, size), -np.inf)
+    beta[-1, max(size - 2, 0):] = emit[-1, max(size - 2, 0):]
+    skip_next = np.r_[skip[2:], False, False]  # s -> s+2 allowed
+    for t in range(steps - 2, -1, -1):
+        nxt = beta[t + 1]
+        move = np.stack([nxt, np.r_[nxt[1:], -np.inf],
+                         np.where(skip_next, np.r_[nxt[2:], -np.inf, -np.inf], -np.inf)])
+        beta[t] = _logsumexp(move, axis=0) + emit[t]
+    loglik = _logsumexp(alpha[-1, max(size - 2, 0):])
+    if not np.isfinite(loglik):
+        return np.inf, np.zeros_like(logp)
+    both = alpha + beta - emit
+    grad = np.exp(logp)
+    for k in np.unique(ext):
+        grad[:, k] -= np.exp(_logsumexp(both[:, ext == k], axis=1) - loglik)
+    return -loglik, grad
+
+
+def _ctc_loss(logits, indices, values, lengths):
+    """TensorFlow's CTCLoss (blank = the last class): the loss of each batch entry and its
+    gradient with respect to the logits (zero past each sequence's length)."""
+    steps, batch, classes = logits.shape
+    if np.any(lengths > steps) or np.any(lengths < 0):
+        raise _error(f"CTCLoss: sequence_length must be in [0, {steps}], got {lengths.tolist()}")
+    x = logits.astype(np.float64)
+    logp = x - _logsumexp(x, axis=2)[..., None]
+    loss = np.zeros(batch, dtype=logits.dtype)
+    grad = np.zeros(logits.shape, dtype=logits.dtype)
+    for b in range(batch):
+        labels = values[indices[:, 0] == b]
+        if np.any(labels < 0) or np.any(labels >= classes - 1):
+            raise _error(f"CTCLoss: labels must be in [0, {classes - 1}), got {labels.tolist()}")
+        n = int(lengths[b])
+        loss[b], grad[:n, b] = _ctc_one(logp[:n, b], labels, classes - 1)
+    return loss, grad
+
+
+register_op("CTCLoss", _ctc_loss_infer, _ctc_loss)
+
+
+# -- CTC beam search: TensorFlow's prefix beam search (ctc_beam_search.h), no language model ------
+
+_LOG0 = -np.inf
+
+
+class _Beam:
+    """A label prefix: its parent prefix, last label, log probabilities ending in a blank /
+    in its label / in total, at the previous (old) and current (new) step."""
+    __slots__ = ("parent", "label", "old", "new", "children")
+
+    def __init__(self, parent, label):
+        self.parent, self.label, self.children = parent, label, None
+        self.old, self.new = [_LOG0] * 3, [_LOG0] * 3  # blank, label, total
+
+    def active(self) -> bool:
+        return self.new[2] != _LOG0
+
+    def labels(self) -> list:
+        out, b = [], self
+        while b.parent is not None:
+            out.append(b.label)
+            b = b.parent
+        return out[::-1]
+
+
+def _beam_search(logits, beam_width: int, top_paths: int):
+    """Top ``top_paths`` (labels, log probability) of one sequence [T, C] (blank last)."""
+    blank = logits.shape[1] - 1
+    root = _Beam(None, -1)
+    root.new = [0.0, _LOG0, 0.0]
+    leaves = [root]
+
+    def bottom():
+        return min(leaves, key=lambda b: b.new[2])
+
+    def candidate(p):
+        return p[2] > _LOG0 and (len(leaves) < beam_width or p[2] >= bottom().new[2])
+
+    for row in logits:
+        row = row - row.max()
+        logp = row - np.log(np.exp(row).sum())
+        branches = sorted(leaves, key=lambda b: -b.new[2])
+        leaves = []
+        for b in branches:
+            b.old = list(b.new)
+        for b in branches:
+            label = b.old[1]
+            if b.parent is not None:
+                if b.parent.active():
+                    prev = b.parent.old[0] if b.label == b.parent.label else b.parent.old[2]
+                    label = np.logaddexp(label, prev)
+                label += logp[b.label]
+            b.new = [b.old[2] + logp[blank], label, 0.0]
+            b.new[2] = np.logaddexp(b.new[0], b.new[1])
+            leaves.append(b)
+        for b in branches:
+            if not candidate(b.old):
+                continue
+            if b.children is None:
+                b.children = [_Beam(b, c) for c in range(blank)]
+            for c in b.children:
+                if c.active():
+                    continue
+                prev = b.old[0] if c.label == b.label else b.old[2]
+                c.new = [_LOG0, logp[c.label] + prev, logp[c.label] + prev]
+                if candidate(c.new):
+                    if len(leaves) >= beam_width:
+                        low = bottom()
+                        leaves.remove(low)
+                        low.new = [_LOG0] * 3
+                    leaves.append(c)
+                else:
+                    c.old, c.new = [_LOG0] * 3, [_LOG0] * 3
+    if len(leaves) < top_paths:
+        raise _error("CTCBeamSearchDecoder: Less leaves in the beam search than requested.")
+    best = sorted(leaves, key=lambda b: -b.new[2])[:top_paths]
+    return [(b.labels(), b.new[2]) for b in best]
+
+
+def _beam_infer(inputs, attrs):
+    expect_arity("CTCBeamSearchDecoder", inputs, 2)
+    logits, lengths = inputs
+    check_dtype("CTCBeamSearchDecoder", logits, "f")
+    dims = _check_rank("CTCBeamSearchDecoder", logits, 3, "inputs") or [None] * 3
+    if lengths.dtype != int32:
+        raise _error("CTCBeamSearchDecoder: sequence_length must be int32")
+    top, width = int(attrs["top_paths"]), int(attrs["beam_width"])
+    if top < 1 or width < top:
+        raise _error(f"CTCBeamSearchDecoder: need 0 < top_paths <= beam_width, got top_paths "
+                     f"{top} and beam_width {width}")
+    return ([TensorType(int64, TensorShape([None, 2]))] * top
+            + [TensorType(int64, TensorShape([None]))] * top
+            + [TensorType(int64, TensorShape([2]))] * top
+            + [TensorType(logits.dtype, TensorShape([dims[1], top]))])
+
+
+def _ctc_beam_search_decoder(logits, lengths, beam_width, top_paths):
+    steps, batch, _ = logits.shape
+    if np.any(lengths > steps) or np.any(lengths < 0):
+        raise _error(f"CTCBeamSearchDecoder: sequence_length must be in [0, {steps}], got "
+                     f"{lengths.tolist()}")
+    x = logits.astype(np.float64)
+    results = [_beam_search(x[:lengths[b], b], beam_width, top_paths) for b in range(batch)]
+    indices, values, shapes = [], [], []
+    for p in range(top_paths):
+        paths = [results[b][p][0] for b in range(batch)]
+        indices.append(np.array([[b, j] for b in range(batch) for j in range(len(paths[b]))],
+                                dtype=np.int64).reshape(-1, 2))
+        values.append(np.array([v for path in paths for v in path], dtype=np.int64))
+        shapes.append(np.array([batch, max([len(q) for q in paths] + [0])], dtype=np.int64))
+    log_probs = np.array([[r[p][1] for p in range(top_paths)] for r in results],
+                         dtype=logits.dtype).reshape(batch, top_paths)
+    return (*indices, *values, *shapes, log_probs)
+
+
+register_op("CTCBeamSearchDecoder", _beam_infer, _ctc_beam_search_decoder,
+            kernel_attrs=("beam_width", "top_paths"))
+
+
+# -- candidate samplers: TensorFlow's range samplers on its Philox stream -----------------------
+
+def _sampler_infer(op):
+    def infer(inputs, attrs):
+        expect_arity(op, inputs, 1)
+        true = inputs[0]
+        if true.dtype != int64:
+            raise _error(f"{op}: true_classes must be int64, got {true.dtype.name}")
+        dims = _check_rank(op, true, 2, "true_classes") or [None, None]
+        num_true, num_sampled = int(attrs["num_true"]), int(attrs["num_sampled"])
+        if dims[1] is not None and dims[1] != num_true:
+            raise _error(f"{op}: true_classes must be a matrix with num_true={num_true} "
+                         f"columns, got shape {dims}")
+        if attrs["unique"] and num_sampled > int(attrs["range_max"]):
+            raise _error(f"{op}: Sampler's range is too small.")
+        return [TensorType(int64, TensorShape([num_sampled])),
+                TensorType(float32, TensorShape([dims[0], num_true])),
+                TensorType(float32, TensorShape([num_sampled]))]
+    return infer
+
+
+class _Words:
+    """SimplePhilox over a reserved stream: its uint32 words in order, fetched in chunks."""
+
+    _CHUNK = 1024  # words, 256 Philox blocks
+
+    def __init__(self, key, counter):
+        self.key, self.counter, self.fetched = key, counter, 0
+        self.buf, self.pos = np.empty(0, np.uint32), 0
+
+    def next(self) -> int:
+        from graph.ops.random import _bits
+        if self.pos == len(self.buf):
+            self.buf = _bits(self.key, self.counter, self._CHUNK, skip_blocks=self.fetched // 4)
+            self.fetched += self._CHUNK
+            self.pos = 0
+        self.pos += 1
+        return int(self.buf[self.pos - 1])
+
+    def double(self) -> float:
+        """Uint64ToDouble of two words: 52 mantissa bits of [1, 2), minus 1."""
+        hi, lo = self.next() & 0xFFFFF, self.next()
+        return float(np.frombuffer(np.uint64((1023 << 52) | (hi << 32) | lo).tobytes(),
+                                   np.float64)[0]) - 1.0
+
+    def uniform64(self, n: int) -> int:
+        lo, hi = self.next(), self.next()
+        return (lo | hi << 32) % n
+
+
+def _log_uniform(words, range_max):
+    value = int(np.exp(words.double() * np.log1p(range_max))) - 1
+    return value % range_max
+
+
+def _log_uniform_p(value, range_max):
+    return np.float32(np.log((value + 2.0) / (value + 1.0)) / np.log1p(range_max))
+
+
+_SAMPLERS = {"LogUniformCandidateSampler": (_log_uniform, _log_uniform_p),
+             "UniformCandidateSampler": (lambda w, n: w.uniform64(n),
+                                         lambda v, n: np.float32(1.0 / n))}
+
+
+def _expected(p, batch, tries):
+    """ExpectedCountHelper: p * batch without uniqueness, else 1 - (1 - p) ** tries."""
+    p = np.float32(p)
+    if tries == batch:
+        return p * np.float32(batch)
+    return np.float32(-np.expm1(np.float32(tries) * np.float32(np.log1p(-p))))
+
+
+def _sample_candidates(op, words, true, num_sampled, unique, range_max):
+    sample, prob = _SAMPLERS[op]
+    picked, seen, tries = [], set(), 0
+    while len(picked) < num_sampled:
+        value = sample(words, range_max)
+        tries += 1
+        if not unique or value not in seen:
+            seen.add(value)
+            picked.append(value)
+    sampled = np.array(picked, dtype=np.int64)
+    expected_sampled = np.array([_expected(prob(v, range_max), num_sampled, tries)
+                                 for v in picked], dtype=np.float32)
+    expected_true = np.array([[_expected(prob(int(v), range_max), num_sampled, tries)
+                               for v in row] for row in true],
+                             dtype=np.float32).reshape(true.shape)
+    return sampled, expected_true, expected_sampled
+
+
+def _register_sampler(op):
+    from graph.ops import random as R
+    attrs = ("num_true", "num_sampled", "unique", "range_max")
+
+    def run(stream, true, num_true, num_sampled, unique, range_max):
+        key, counter = stream.reserve(512 * num_sampled)  # TF reserves 2048 * n 32-bit samples
+        return _sample_candidates(op, _Words(key, counter), np.asarray(true), num_sampled,
+                                  unique, range_max)
+
+    def eager_kernel(true, seed=0, seed2=0, **kwargs):
+        stream = R._eager_generator(R._kernel_key(op, [true], kwargs) + (seed, seed2), seed,
+                                    seed2, R.PhiloxStream)
+        return run(stream, true, **kwargs)
+
+    def build(node, compile_subgraph):
+        seed, seed2 = node.attrs.get("seed", 0), node.attrs.get("seed2", 0)
+        extra = {k: node.attrs[k] for k in attrs}
+        state = [None, None]
+
+        def kernel(true):
+            if state[1] != R._epoch[0]:
+                state[0], state[1] = R.PhiloxStream(seed, seed2), R._epoch[0]
+            return run(state[0], true, **extra)
+        return kernel
+
+    register_op(op, _sampler_infer(op), eager_kernel, kernel_attrs=("seed", "seed2") + attrs,
+                stateful=True, build=build)
+
+
+for _op in _SAMPLERS:
+    _register_sampler(_op)

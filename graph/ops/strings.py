@@ -230,7 +230,8 @@ def _unary_string(op: str, fn, result=string):
 
 
 def _length(b: bytes, unit="BYTE"):
-    return len(b.decode("utf-8", errors="replace")) if unit == "UTF8_CHAR" else len(b)
+    """UTF8_CHAR counts the bytes that are not continuation bytes, as TensorFlow does."""
+    return len(b) - sum((c & 0xC0) == 0x80 for c in b) if unit == "UTF8_CHAR" else len(b)
 
 
 _infer, _kernel = _unary_string("StringLength", _length, as_dtype("int32"))
@@ -339,26 +340,6 @@ def _split(b: bytes, sep=b"", maxsplit=-1) -> list:
     return b.split(sep, maxsplit)
 
 
-def _unicode_chars(b: bytes, errors="replace", replacement_char=65533) -> list:
-    """The code points of UTF-8 ``b``; invalid bytes as ``errors`` says (TF's three modes)."""
-    out = []
-    for ch in b.decode("utf-8", errors="surrogateescape"):
-        code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:  # an invalid byte
-            if errors == "strict":
-                raise InvalidArgumentError(message="Invalid formatting on input string")
-            if errors == "ignore":
-                continue
-            code = replacement_char
-        out.append(code)
-    return out
-
-
-def _unicode_pieces(b: bytes, errors="replace", replacement_char=65533) -> list:
-    return [chr(c).encode("utf-8", errors="surrogatepass")
-            for c in _unicode_chars(b, errors, replacement_char)]
-
-
 def _register_splitter(op: str, piece_fn, values_dtype, attrs=()):
     """``op``: a 1-D string tensor to (values, row_splits), each row ``piece_fn``'s list."""
     def infer(inputs, node_attrs):
@@ -391,9 +372,6 @@ def _object_list(items: list) -> np.ndarray:
 
 _register_splitter("StringSplitV2", _split, string, ("sep", "maxsplit"))
 _register_splitter("StringBytesSplit", lambda b: [b[i:i + 1] for i in range(len(b))], string)
-_register_splitter("UnicodeSplit", _unicode_pieces, string, ("errors", "replacement_char"))
-_register_splitter("UnicodeDecode", _unicode_chars, as_dtype("int32"),
-                   ("errors", "replacement_char"))
 
 
 def _encode_infer(inputs, attrs):

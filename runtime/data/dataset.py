@@ -455,6 +455,25 @@ class Dataset:
                                              x.dtype) for x, y in zip(fa, fb)])
         return Dataset("ConcatenateDataset", [self, dataset], {}, spec, "ConcatenateDataset")
 
+    def with_options(self, options, name=None) -> "Dataset":
+        """This dataset carrying ``options`` (merged over the options it has, later wins)."""
+        from runtime.data.options import Options
+        if not isinstance(options, Options):
+            raise TypeError(f"`options` must be a `tf.data.Options`, got {options!r}")
+        out = Dataset("OptionsDataset", [self], {}, self._element_spec, "OptionsDataset")
+        out._own_options = options
+        return out
+
+    def options(self):
+        """The ``tf.data.Options`` of this dataset: its inputs' merged with its own."""
+        from runtime.data.options import Options
+        merged = Options()
+        for i in self._inputs:
+            if isinstance(i, Dataset):
+                merged = merged.merge(i.options())
+        own = getattr(self, "_own_options", None)
+        return merged if own is None else merged.merge(own)
+
     def _unary(self, op: str, count) -> "Dataset":
         return Dataset(op, [self, convert_to_tensor(count, dtype_hint=dtypes.int64)], {},
                        self._element_spec, op)

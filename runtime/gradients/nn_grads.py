@@ -220,3 +220,56 @@ def _top_k_grad(op, g_values, g_indices):
     positions = A.range(n)
     hit = M.cast(M.equal(A.expand_dims(indices, -1), positions), g_values.dtype)
     return [M.reduce_sum(M.multiply(A.expand_dims(g_values, -1), hit), -2), None]
+
+
+# -- max pooling with argmax, isotonic regression ---------------------------------------------
+
+NotDifferentiable("CTCGreedyDecoder", "CTCBeamSearchDecoder")
+
+
+@RegisterGradient("MaxPoolWithArgmax")
+def _max_pool_with_argmax_grad(op, g_output, g_argmax):
+    """Each output's gradient goes to the input position its argmax names."""
+    x, argmax = op.inputs[0], M.cast(op.outputs[1], "int64")
+    shape = A.shape(x, out_type="int64")
+    if not op.attrs["include_batch_in_index"]:
+        per_image = M.reduce_prod(shape[1:])
+        batch = A.reshape(A.range(shape[0], dtype="int64"), [-1, 1, 1, 1])
+        argmax = M.add(argmax, M.multiply(batch, per_image))
+    from runtime.ops.special_ops import unsorted_segment_sum
+    flat = unsorted_segment_sum(A.reshape(g_output, [-1]), A.reshape(argmax, [-1]),
+                                M.reduce_prod(shape))
+    return [A.reshape(flat, shape)]
+
+
+@RegisterGradient("IsotonicRegression")
+def _isotonic_regression_grad(op, g_output, g_segments):
+    """The mean of the output gradient over each pooled block, as TensorFlow's."""
+    segments = op.outputs[1]
+    n = A.shape(segments)[-1]
+    rows = A.reshape(segments, [-1, n])
+    ids = M.add(rows, A.expand_dims(M.multiply(A.range(A.shape(rows)[0]), n), 1))
+    from runtime.ops.special_ops import unsorted_segment_mean
+    means = unsorted_segment_mean(A.reshape(g_output, [-1]), A.reshape(ids, [-1]), A.size(ids))
+    return [A.reshape(A.gather(means, ids), A.shape(g_output))]
+
+
+@RegisterGradient("Dilation2D")
+def _dilation2d_grad(op, g):
+    """Each output's gradient goes to the input and filter taps of its window's maximum."""
+    inputs = [op.inputs[0], op.inputs[1], g]
+    attrs = {k: op.attrs[k] for k in ("strides", "rates", "padding")}
+    return [apply_op("Dilation2DBackpropInput", inputs, attrs, name="Dilation2DBackpropInput"),
+            apply_op("Dilation2DBackpropFilter", inputs, attrs, name="Dilation2DBackpropFilter")]
+
+
+NotDifferentiable("Dilation2DBackpropInput", "Dilation2DBackpropFilter")
+
+
+@RegisterGradient("CTCLoss")
+def _ctc_loss_grad(op, g_loss, g_grad):
+    """The op's own gradient, scaled by each entry's loss gradient."""
+    return [M.multiply(op.outputs[1], A.reshape(g_loss, [1, -1, 1])), None, None, None]
+
+
+NotDifferentiable("LogUniformCandidateSampler", "UniformCandidateSampler")

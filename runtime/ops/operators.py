@@ -9,6 +9,9 @@ value ``convert_to_tensor`` accepts works on either side (a Variable via
 broadcast give a scalar False/True); comparing with None or with an object
 that is no tensor value gives False/True instead of raising. ``& | ^ ~`` are
 logical on bools and bitwise on integers.
+
+``tnp.experimental_enable_numpy_behavior()`` reinstalls them with numpy's operand
+promotion (``set_operand_promotion``).
 """
 from __future__ import annotations
 
@@ -27,8 +30,12 @@ def _defer(other, reflected: str) -> bool:
             and hasattr(type(other), reflected))
 
 
-def _binary(fn, op_name: str, dunder: str):
-    """The forward and reflected operator for ``fn(x, y, name=...)``."""
+def _binary(fn, op_name: str, dunder: str, promote=None):
+    """The forward and reflected operator for ``fn(x, y, name=...)``; ``promote(x, y)``
+    (numpy behaviour) converts the operands first."""
+    if promote is not None:
+        fn = _promoting(fn, promote)
+
     def forward(self, other):
         try:
             return fn(self, other, name=op_name)
@@ -45,6 +52,13 @@ def _binary(fn, op_name: str, dunder: str):
                 return NotImplemented
             raise
     return forward, reflected
+
+
+def _promoting(fn, promote):
+    def promoted(x, y, name=None):
+        x, y = promote(x, y)
+        return fn(x, y, name=name)
+    return promoted
 
 
 def _bool_dtype(x, y) -> bool:
@@ -73,11 +87,13 @@ def _invert(x):
     return math_ops.logical_not(t) if t.dtype.is_bool else math_ops.invert(t)
 
 
-def _equality(op: str, when_incomparable: bool):
+def _equality(op: str, when_incomparable: bool, promote=None):
     def compare(self, other):
         if other is None:
             return when_incomparable
         try:
+            if promote is not None:
+                self, other = promote(self, other)
             x, y = math_ops.operands(self, other, op)
         except (TypeError, ValueError):
             return when_incomparable
@@ -102,19 +118,34 @@ _COMPARISONS = {"lt": math_ops.less, "le": math_ops.less_equal,
                 "gt": math_ops.greater, "ge": math_ops.greater_equal}
 
 
+_INSTALLED: list = []   # the classes that have the operators
+_PROMOTION: list = [None]   # numpy behaviour's operand promotion, when turned on
+
+
 def install_operators(cls) -> None:
     """Defines Python's arithmetic, comparison and logical operators on ``cls``."""
+    if cls not in _INSTALLED:
+        _INSTALLED.append(cls)
+    promote = _PROMOTION[0]
     for dunder, (fn, op_name) in _BINARY.items():
-        forward, reflected = _binary(fn, op_name, dunder)
+        forward, reflected = _binary(fn, op_name, dunder, promote)
         setattr(cls, f"__{dunder}__", forward)
         setattr(cls, f"__r{dunder}__", reflected)
     for dunder, fn in _COMPARISONS.items():
-        setattr(cls, f"__{dunder}__", _binary(fn, None, dunder)[0])
-    cls.__eq__ = _equality("Equal", False)
-    cls.__ne__ = _equality("NotEqual", True)
+        setattr(cls, f"__{dunder}__", _binary(fn, None, dunder, promote)[0])
+    cls.__eq__ = _equality("Equal", False, promote)
+    cls.__ne__ = _equality("NotEqual", True, promote)
     cls.__neg__ = lambda self: math_ops.negative(self)
     cls.__abs__ = lambda self: math_ops.abs(self)
     cls.__invert__ = _invert
+
+
+def set_operand_promotion(promote) -> None:
+    """Reinstalls the operators, converting operands with ``promote(x, y)`` first (numpy
+    behaviour), or as TensorFlow does when None: the default operators carry no extra step."""
+    _PROMOTION[0] = promote
+    for cls in _INSTALLED:
+        install_operators(cls)
 
 
 install_operators(Tensor)

@@ -15,7 +15,7 @@ from runtime.gradients.registry import NotDifferentiable, RegisterGradient
 from runtime.gradients.util import reduce_to
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
-from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.ops.core import apply_op, constant, convert_to_tensor
 from runtime.ops.math_ops import _binary, _unary
 from runtime.ops.special_ops import (_num_segments, lgamma, reciprocal, unsorted_segment_sum,
                                      xlog1py, xlogy)
@@ -192,3 +192,72 @@ def _polygamma_grad(op, g):
     n, x = op.inputs
     return [None, reduce_to(M.multiply(polygamma(M.add(n, 1.0), x), g), x)]
 
+
+
+# -- Sobol sequences ----------------------------------------------------------------------------
+
+# Joe & Kuo's direction numbers (new-joe-kuo-6.21201), dimensions 2..40: degree s, polynomial
+# a, initial numbers m_1..m_s. Dimension 1 is the van der Corput sequence.
+_JOE_KUO = """\
+1 0 1|2 1 1 3|3 1 1 3 1|3 2 1 1 1|4 1 1 1 3 3|4 4 1 3 5 13|5 2 1 1 5 5 17|5 4 1 1 5 5 5|
+5 7 1 1 7 11 19|5 11 1 1 5 1 1|5 13 1 1 1 3 11|5 14 1 3 5 5 31|6 1 1 3 3 9 7 49|
+6 13 1 1 1 15 21 21|6 16 1 3 1 13 27 49|6 19 1 1 1 15 7 5|6 22 1 3 1 15 13 25|
+6 25 1 1 5 5 19 61|7 1 1 3 7 11 23 15 103|7 4 1 3 7 13 13 15 69|7 7 1 1 3 13 7 35 63|
+7 8 1 3 5 9 1 25 53|7 14 1 3 1 13 9 35 107|7 19 1 3 1 5 27 61 31|7 21 1 1 5 11 19 41 61|
+7 28 1 3 5 3 3 13 69|7 31 1 1 7 13 1 19 1|7 32 1 3 7 5 13 19 59|7 37 1 1 3 9 25 29 41|
+7 41 1 3 5 13 23 1 55|7 42 1 3 7 3 13 59 17|7 50 1 3 1 3 5 53 69|7 55 1 1 5 5 23 33 13|
+7 56 1 1 7 7 1 61 123|7 59 1 1 7 9 13 61 49|7 62 1 3 3 5 3 55 33|
+8 14 1 3 1 15 31 13 49 245|8 21 1 3 5 15 31 59 63 97|8 22 1 3 1 11 11 11 77 249"""
+_SOBOL_BITS = 32
+
+
+def _direction_numbers(s: int, a: int, m: list) -> list:
+    """The 32 direction numbers v_k (as 32-bit integers) of one dimension."""
+    v = []
+    for k in range(_SOBOL_BITS):
+        if k < s:
+            v.append(m[k] << (_SOBOL_BITS - 1 - k))
+            continue
+        x = v[k - s] ^ (v[k - s] >> s)
+        for i in range(1, s):
+            if (a >> (s - 1 - i)) & 1:
+                x ^= v[k - i]
+        v.append(x)
+    return v
+
+
+def _sobol_direction_bits(dim: int):
+    """[32 (k), dim * 32 (d, bit from the top)] 0/1 matrix of the direction numbers."""
+    import numpy as np
+    rows = [[int(t) for t in r.split()] for r in _JOE_KUO.replace("\n", "").split("|")]
+    dirs = [[1 << (_SOBOL_BITS - 1 - k) for k in range(_SOBOL_BITS)]]
+    dirs += [_direction_numbers(r[0], r[1], r[2:]) for r in rows[:dim - 1]]
+    v = np.array(dirs, dtype=np.int64).T  # [k, d]
+    shifts = np.arange(_SOBOL_BITS - 1, -1, -1)
+    return ((v[:, :, None] >> shifts) & 1).reshape(_SOBOL_BITS, -1).astype(np.float64)
+
+
+def sobol_sample(dim, num_results, skip=0, dtype=dtypes.float32, name=None) -> Tensor:
+    """``tf.math.sobol_sample``: points ``skip + 1 ...`` of the ``dim``-dimensional Sobol
+    sequence in Gray-code order, as TensorFlow's (Joe-Kuo direction numbers; dim <= 40 here).
+
+    Point n is the XOR of the direction numbers at the set bits of gray(n), written as a
+    0/1 matrix product taken mod 2, so it runs eagerly and staged on existing ops."""
+    dim = int(dim)
+    if not 1 <= dim <= 40:
+        raise ValueError(f"sobol_sample supports 1 <= dim <= 40 here, got {dim}")
+    dtype = dtypes.as_dtype(dtype)
+    if dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"sobol_sample dtype must be float32 or float64, got {dtype.name}")
+    from runtime.name_scope import name_scope
+    with name_scope(name or "sobol_sample"):
+        skip = M.cast(convert_to_tensor(skip, dtype_hint=dtypes.int32), dtypes.int64)
+        count = M.cast(convert_to_tensor(num_results, dtype_hint=dtypes.int32), dtypes.int64)
+        n = A.range(M.add(skip, 1), M.add(M.add(skip, count), 1), dtype=dtypes.int64)
+        powers = constant([2 ** k for k in range(_SOBOL_BITS + 1)], dtype=dtypes.int64)
+        bits = M.floormod(M.floordiv(A.expand_dims(n, 1), powers), 2)
+        gray = M.cast(M.floormod(M.add(bits[:, :-1], bits[:, 1:]), 2), dtypes.float64)
+        parity = M.floormod(M.matmul(gray, constant(_sobol_direction_bits(dim))), 2.0)
+        weights = constant([[2.0 ** -(b + 1)] for b in range(_SOBOL_BITS)], dtype=dtypes.float64)
+        points = M.matmul(A.reshape(parity, [-1, _SOBOL_BITS]), weights)
+        return M.cast(A.reshape(points, [-1, dim]), dtype)

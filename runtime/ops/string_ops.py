@@ -76,29 +76,38 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
                     name=name or "AsString")
 
 
-def _ragged_rows(op: str, input, attrs: dict, name):
-    """Runs splitter ``op`` over ``input``: a Tensor of rows for a scalar, else a RaggedTensor
-    with one more dimension than ``input`` (TF's results for rank 0 and rank >= 1)."""
+def ragged_rows(run, input, name, what: str):  # noqa: A002
+    """``run(flat)`` turns a 1-D string tensor into (values..., row_splits); the result for
+    ``input`` is each values tensor for a scalar, else a RaggedTensor with one more dimension
+    than ``input`` (TF's results for rank 0 and rank >= 1), as a list."""
     from runtime.ragged.ragged_tensor import RaggedTensor
     if isinstance(input, RaggedTensor):
-        return input.with_flat_values(_ragged_rows(op, input.flat_values, attrs, name))
+        return [input.with_flat_values(v) for v in ragged_rows(run, input.flat_values, name, what)]
     x = _string(input)
     rank = x.shape.rank
     if rank is None:
-        raise ValueError(f"{op}: the input's rank must be known")
-    flat = array_ops.reshape(x, [-1])
-    values, splits = apply_op(op, [flat], attrs, name=name or op)
+        raise ValueError(f"{what}: the input's rank must be known")
+    *values, splits = run(array_ops.reshape(x, [-1]))
     if rank == 0:
         return values
-    result = RaggedTensor.from_row_splits(values, splits, validate=False)
     dims = x.shape.as_tuple()
-    for d in reversed(dims[1:]):  # the outer dimensions are uniform
-        if d is None:
-            raise ValueError(f"{op}: inner dimensions of the input must be known, got {x.shape}")
-        n = result.nrows(out_type=dtypes.int64)
-        result = RaggedTensor.from_row_splits(
-            result, array_ops.range(0, n + 1, d, dtype=dtypes.int64), validate=False)
-    return result
+    if any(d is None for d in dims[1:]):
+        raise ValueError(f"{what}: inner dimensions of the input must be known, got {x.shape}")
+    results = []
+    for v in values:
+        result = RaggedTensor.from_row_splits(v, splits, validate=False)
+        for d in reversed(dims[1:]):  # the outer dimensions are uniform
+            n = result.nrows(out_type=dtypes.int64)
+            result = RaggedTensor.from_row_splits(
+                result, array_ops.range(0, n + 1, d, dtype=dtypes.int64), validate=False)
+        results.append(result)
+    return results
+
+
+def _ragged_rows(op: str, input, attrs: dict, name):  # noqa: A002
+    """Splitter ``op`` (a 1-D string tensor to values and row splits) over ``input``."""
+    return ragged_rows(lambda flat: apply_op(op, [flat], attrs, name=name or op),
+                       input, name, op)[0]
 
 
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
@@ -110,55 +119,6 @@ def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
 
 def bytes_split(input, name=None):  # noqa: A002
     return _ragged_rows("StringBytesSplit", input, {}, name)
-
-
-def _check_encoding(encoding: str) -> None:
-    if encoding.upper().replace("-", "") != "UTF8":
-        raise ValueError(f"Only UTF-8 is supported as an encoding here, got {encoding!r}")
-
-
-def _decode_attrs(errors: str, replacement_char: int) -> dict:
-    if errors not in ("strict", "replace", "ignore"):
-        raise ValueError(f"errors must be 'strict', 'replace' or 'ignore', got {errors!r}")
-    return {"errors": errors, "replacement_char": int(replacement_char)}
-
-
-def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
-                   replace_control_characters=False, name=None):
-    """``tf.strings.unicode_decode``: int32 code points, one ragged row per string."""
-    _check_encoding(input_encoding)
-    return _ragged_rows("UnicodeDecode", input, _decode_attrs(errors, replacement_char), name)
-
-
-def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
-                  name=None):
-    """``tf.strings.unicode_split``: one string per character."""
-    _check_encoding(input_encoding)
-    return _ragged_rows("UnicodeSplit", input, _decode_attrs(errors, replacement_char), name)
-
-
-def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,  # noqa: A002
-                   name=None):
-    """``tf.strings.unicode_encode``: code points (last dimension, maybe ragged) to strings."""
-    from runtime.ragged.ragged_tensor import RaggedTensor
-    _check_encoding(output_encoding)
-    attrs = _decode_attrs(errors, replacement_char)
-    if isinstance(input, RaggedTensor):
-        if input.ragged_rank > 1:
-            return input.with_values(unicode_encode(input.values, output_encoding, errors,
-                                                    replacement_char, name))
-        return apply_op("UnicodeEncode", [input.values, input.row_splits], attrs,
-                        name=name or "UnicodeEncode")
-    x = convert_to_tensor(input, dtype_hint=dtypes.int32)
-    if x.shape.rank == 0:
-        raise ValueError("unicode_encode needs code points of rank >= 1, got a scalar")
-    rows = RaggedTensor.from_tensor(array_ops.reshape(x, [-1, array_ops.shape(x)[-1]])
-                                    if x.shape.rank != 1 else array_ops.expand_dims(x, 0))
-    encoded = apply_op("UnicodeEncode", [rows.values, rows.row_splits], attrs,
-                       name=name or "UnicodeEncode")
-    if x.shape.rank == 1:
-        return array_ops.reshape(encoded, [])
-    return array_ops.reshape(encoded, array_ops.shape(x)[:-1])
 
 
 def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002
@@ -210,3 +170,65 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor:  # noqa
 
 
 to_hash_bucket = to_hash_bucket_fast
+
+
+def _pads(pad_values):
+    if pad_values is None:
+        return "", ""
+    if isinstance(pad_values, (list, tuple)) and builtins.len(pad_values) == 2 and \
+            all(isinstance(p, (str, bytes)) for p in pad_values):
+        return tuple(pad_values)
+    if isinstance(pad_values, (str, bytes)):
+        return pad_values, pad_values
+    raise TypeError("pad_values must be a string, tuple of strings, or None.")
+
+
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name=None):
+    """``tf.strings.ngrams``: the n-grams of each innermost row, joined by ``separator``.
+
+    A dense input gives a dense result (its last dimension the n-grams), a RaggedTensor a
+    RaggedTensor; ``pad_values`` pads each row by ``padding_width`` (default width - 1)."""
+    from runtime.ragged.ragged_tensor import RaggedTensor
+    left, right = _pads(pad_values)
+    if padding_width is not None and padding_width < 1:
+        raise ValueError("padding_width must be greater than 0.")
+    if padding_width is not None and pad_values is None:
+        raise ValueError("pad_values must be provided if padding_width is set.")
+    widths = list(ngram_width) if isinstance(ngram_width, (list, tuple)) else [ngram_width]
+    if any(w < 1 for w in widths):
+        raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
+    attrs = {"separator": separator, "ngram_widths": tuple(int(w) for w in widths),
+             "left_pad": left, "right_pad": right,
+             "pad_width": 0 if pad_values is None else
+             (-1 if padding_width is None else int(padding_width)),
+             "preserve_short_sequences": bool(preserve_short_sequences)}
+
+    def rows(rt):
+        if rt.ragged_rank > 1:
+            return rt.with_values(rows(rt.values))
+        values, splits = apply_op("StringNGrams", [_string(rt.values), rt.row_splits], attrs,
+                                  name=name or "StringNGrams")
+        return RaggedTensor.from_row_splits(values, splits, validate=False)
+
+    if isinstance(data, RaggedTensor):
+        return rows(data)
+    x = _string(data)
+    if x.shape.rank is None:
+        raise ValueError("Rank of data must be known.")
+    if x.shape.rank == 0:
+        raise ValueError("Data must have rank>0")
+    if x.shape.rank == 1:
+        return rows(RaggedTensor.from_tensor(array_ops.expand_dims(x, 0))).flat_values
+    result = rows(RaggedTensor.from_tensor(x, ragged_rank=x.shape.rank - 1))
+    shape = array_ops.concat([array_ops.shape(x)[:-1], [-1]], axis=0)
+    return array_ops.reshape(result.flat_values, shape)
+
+
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
+    """``tf.strings.unsorted_segment_join``: joins the strings of each segment in order (an
+    empty segment is ``''``); ids outside ``[0, num_segments)`` are an InvalidArgumentError."""
+    ids = convert_to_tensor(segment_ids, dtype_hint=dtypes.int32, name="segment_ids")
+    num = convert_to_tensor(num_segments, dtype_hint=dtypes.int32, name="num_segments")
+    return apply_op("UnsortedSegmentJoin", [_string(inputs), ids, num],
+                    {"separator": separator}, name=name or "UnsortedSegmentJoin")
