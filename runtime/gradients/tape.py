@@ -176,6 +176,8 @@ class GradientTape:
                 _log.warning("The dtype of the watched tensor must be floating (e.g. "
                              f"tf.float32), got {t.dtype!r}")
                 continue
+            if isinstance(t, EagerTensor) and self._graph is not None:
+                t = SymbolicTensor(_core.as_graph_input(self._graph, t))  # what its ops read
             if isinstance(t, EagerTensor):
                 self._track(t)
             else:
@@ -310,7 +312,12 @@ class GradientTape:
             tracks = self._tracks
         else:
             records = graph_builder.records_in(self._graph, self._spans())
-            tracks = self._graph_tracks
+            tracked = self._graph_tracked(records)
+            sources = [SymbolicTensor(_core.as_graph_input(self._graph, s))
+                       if isinstance(s, EagerTensor) else s for s in sources]
+
+            def tracks(s):
+                return self._variables_tracked(s) if _is_variable(s) else key_of(s) in tracked
         active = [s for s in sources if tracks(s) or key_of(s) in target_keys]
         grads = backprop(records, targets, seeds, active) if active else []
         found = {key_of(s): g for s, g in zip(active, grads)}
@@ -322,10 +329,22 @@ class GradientTape:
                 s._resource in self._call_reads and self._watch_accessed and s.trainable)
         return id(s) in self._on_tape
 
-    def _graph_tracks(self, s) -> bool:
-        if _is_variable(s):
-            return s._resource in self._variables or (self._watch_accessed and s.trainable)
-        return isinstance(s, SymbolicTensor)
+    def _variables_tracked(self, v) -> bool:
+        return v._resource in self._variables or (self._watch_accessed and v.trainable)
+
+    def _graph_tracked(self, records) -> set:
+        """What this tape watches in its graph, as TensorFlow's rule has it: the tensors it
+        was asked to watch, and what recorded ops compute from them or from variables."""
+        tracked = set(self._watched)
+        watch_all = self._watch_accessed
+        variables = self._variables
+        for r in records:
+            for i in r.inputs:
+                if (i.resource in variables or watch_all) if isinstance(i, VariableHandle) \
+                        else key_of(i) in tracked:
+                    tracked.update(key_of(o) for o in r.outputs)
+                    break
+        return tracked
 
     def _spans(self) -> list[tuple[int, int]]:
         end = len(self._graph.nodes)

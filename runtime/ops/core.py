@@ -3,6 +3,8 @@ home of tensor conversion (``constant``, ``convert_to_tensor`` and the auto-pack
 lists holding tensors, ``stack_nested``): the op modules build on it, never the reverse."""
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from graph import dtypes
@@ -52,9 +54,22 @@ def as_graph_input(graph: Graph, t) -> Output:
             return t._output
         return capture(graph, t)
     if isinstance(t, EagerTensor):
-        return graph.add_node("Const", attrs={"dtype": t.dtype, "value": np.asarray(t._value)},
-                              name="Const", origin=current_origin()).output(0)
+        known = _EAGER_INPUTS.get(graph)
+        if known is None:
+            known = _EAGER_INPUTS[graph] = {}
+        hit = known.get(id(t))
+        if hit is not None:
+            return hit[1]
+        output = graph.add_node("Const", attrs={"dtype": t.dtype, "value": np.asarray(t._value)},
+                                name="Const", origin=current_origin()).output(0)
+        known[id(t)] = (t, output)  # (holding t keeps its id from naming another tensor)
+        return output
     raise TypeError(f"Expected a Tensor, got {type(t).__name__}: {t!r}")
+
+
+# graph -> {id(eager tensor): (the tensor, its Const)}: each eager tensor a function uses is
+# one node, as TensorFlow captures it once, so a GradientTape can watch what the ops read.
+_EAGER_INPUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def capture(graph: Graph, t: SymbolicTensor) -> Output:

@@ -39,3 +39,44 @@ def test_a_persistent_tape_keeps_its_recording_across_entries():
     with tape:
         z = y * 2.0
     assert float(tape.gradient(z, x)) == 12.0 and float(tape.gradient(y, x)) == 6.0
+
+
+def test_a_tape_in_a_function_watches_what_tensorflow_watches():
+    # TensorFlow 2.21 gives (None, 6.0, [2., 2.], None, None): a tensor is watched when asked,
+    # or computed inside the tape from watched tensors or variables (before: every symbolic
+    # tensor counted as watched, and watching a captured eager tensor gave None).
+    import numpy as np
+    w = tf.ones([2])
+
+    @tf.function
+    def grads(x):
+        with tf.GradientTape() as t:
+            y = x * x
+        unwatched_argument = t.gradient(y, x)
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+        watched_argument = t.gradient(y, x)
+        with tf.GradientTape() as t:
+            t.watch(w)
+            y = tf.reduce_sum(w * w)
+        watched_capture = t.gradient(y, w)
+        with tf.GradientTape() as t:
+            y = tf.reduce_sum(w * w)
+        unwatched_capture = t.gradient(y, w)
+        z = x * 2
+        with tf.GradientTape() as t:
+            y = z * z
+        made_before_the_tape = t.gradient(y, z)
+        with tf.GradientTape() as t:
+            t.watch(x)
+            z = x * 2
+            y = z * z
+        made_from_watched = t.gradient(y, z)
+        return (unwatched_argument, watched_argument, watched_capture, unwatched_capture,
+                made_before_the_tape, made_from_watched)
+
+    got = grads(tf.constant(3.0))
+    assert got[0] is None and got[3] is None and got[4] is None
+    assert float(got[1]) == 6.0 and float(got[5]) == 12.0
+    assert np.array_equal(got[2].numpy(), [2.0, 2.0])
