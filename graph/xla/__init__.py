@@ -4,10 +4,10 @@ The IR, the passes and the schedule are the numpy executor's; only the last
 step differs. ``compile_graph(graph, backend="xla")`` (graph/executor.py)
 lands here: ``lowering.py`` walks the graph with one lowering per op (the
 table ``LOWERINGS``, filled by one module per op family: ``math``,
-``special``, ``complex``, ``nn``, ``linalg``, ``reduction``, ``array``,
-``control_flow``, ``state``, ``tensor_list``, ``random``, ``logging``;
-``unsupported`` says why the rest cannot be), ``plan.py`` compiles the
-result with ``jax.jit``.
+``special``, ``complex``, ``spectral``, ``nn``, ``image``, ``linalg``,
+``reduction``, ``array``, ``control_flow``, ``state``, ``tensor_list``,
+``random``, ``logging``; ``unsupported`` says why the rest cannot be),
+``plan.py`` compiles the result with ``jax.jit``.
 
 ``call.py`` registers the op of a jit_compile function called from another
 graph (no JAX needed for that).
@@ -21,8 +21,8 @@ import importlib
 
 INSTALL_HINT = ("tf.function(jit_compile=True) compiles with XLA through JAX, which is not "
                 "installed. Install it with: pip install autograph-staging[xla]")
-_FAMILIES = ("math", "special", "complex", "nn", "linalg", "reduction", "array",
-             "control_flow", "state", "tensor_list", "random", "logging", "unsupported")
+_FAMILIES = ("math", "special", "complex", "spectral", "nn", "image", "linalg", "reduction",
+             "array", "control_flow", "state", "tensor_list", "random", "logging", "unsupported")
 
 
 def require_jax():

@@ -152,3 +152,34 @@ def _diag(ctx, node, diagonal, k, num_rows, num_cols, padding_value):
     batch = diagonal.shape[:-1] if lo == hi else diagonal.shape[:-2]
     out = jnp.full(batch + (rows, cols), padding_value, diagonal.dtype)
     return _place(out, diagonal, lo, hi, node.attrs.get("align", "RIGHT_LEFT"))
+
+
+@lowering("Lu")
+def _lu(ctx, node, a):
+    """TensorFlow's outputs: L and U packed in one matrix, and the permutation ``p`` with
+    ``A[p] = L U``. A singular matrix is factored with its zero pivot (XLA cannot raise the
+    numpy kernel's "not invertible")."""
+    import jax
+    work = a.astype(jnp.float32) if a.dtype == jnp.float16 else a
+    lu, _, perm = jax.lax.linalg.lu(work)
+    return lu.astype(a.dtype), perm
+
+
+@lowering("MatrixSquareRoot")
+def _sqrtm(ctx, node, a):
+    """The principal square root by the Schur method (``jax.scipy.linalg.sqrtm``, CPU only);
+    a real matrix without a real principal root (an eigenvalue on the negative real axis)
+    gives nan, as the numpy kernel and TensorFlow do."""
+    import jax
+    if a.size == 0:
+        return a
+    root = jsl.sqrtm
+    for _ in range(a.ndim - 2):
+        root = jax.vmap(root)
+    y = root(a.astype(jnp.float32) if a.dtype == jnp.float16 else a)
+    if jnp.iscomplexobj(a):
+        return y
+    scale = jnp.max(jnp.abs(y), axis=(-2, -1), keepdims=True)
+    tol = float(np.finfo(y.real.dtype).eps) ** 0.5
+    imag = jnp.max(jnp.abs(y.imag), axis=(-2, -1), keepdims=True)
+    return jnp.where(imag <= tol * scale, y.real, jnp.nan).astype(a.dtype)

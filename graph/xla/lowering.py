@@ -28,15 +28,27 @@ LOWERINGS: dict[str, Callable] = {}
 _STRUCTURAL = frozenset({"Placeholder", "Const", "NoOp"})
 
 
-# Ops XLA cannot compile by design: op name -> why (family modules fill it with
-# ``cannot_compile``); any other op without a lowering is reported as having none.
+# Ops XLA cannot compile by design: op name -> why, and (name predicate, why) for whole
+# families (unsupported.py fills them with ``cannot_compile``); any other op without a
+# lowering is reported as having none.
 REASONS: dict[str, str] = {}
+_FAMILY_REASONS: list[tuple[Callable[[str], bool], str]] = []
 
 
-def cannot_compile(reason: str, *names: str) -> None:
-    """Records that the ops ``names`` cannot be compiled by XLA, and why."""
+def cannot_compile(reason: str, *names: str, family: Callable[[str], bool] | None = None):
+    """Records that the ops ``names``, and every op whose name ``family`` accepts (also ops
+    registered later), cannot be compiled by XLA, and why."""
     for name in names:
         REASONS[name] = reason
+    if family is not None:
+        _FAMILY_REASONS.append((family, reason))
+
+
+def reason_of(op: str) -> str | None:
+    """Why ``op`` cannot be compiled, or None when nothing says it cannot."""
+    if op in REASONS:
+        return REASONS[op]
+    return next((why for matches, why in _FAMILY_REASONS if matches(op)), None)
 
 
 def lowering(*names: str):
@@ -176,7 +188,7 @@ def _unsupported_reason(node: Node) -> str | None:
     if node.op in _STRUCTURAL:
         return None
     if node.op not in LOWERINGS:
-        return REASONS.get(node.op, "no XLA lowering is registered for this op")
+        return reason_of(node.op) or "no XLA lowering is registered for this op"
     return None
 
 

@@ -37,3 +37,59 @@ _FUNCTIONS = {
 
 for _name, _fn in _FUNCTIONS.items():
     lowering(_name)((lambda fn: lambda ctx, node, *xs: fn(*xs))(_fn))
+
+
+# -- Bessel, incomplete beta, ndtri, zeta, polygamma: jax.scipy.special --------------------------
+# The numpy kernels compute in float64 and cast back; these compute in the input's precision
+# (float16 in float32), with the kernels' values at the edges (nan outside the domains).
+
+def _in_float32(fn):
+    """``fn`` computed in float32 for float16 arguments (JAX's series need the range)."""
+    def run(*xs):
+        half = xs[0].dtype == jnp.float16
+        out = fn(*(x.astype(jnp.float32) for x in xs) if half else xs)
+        return out.astype(jnp.float16) if half else out
+    return run
+
+
+def _polygamma(n, x):
+    """jax's polygamma takes integer orders only; TensorFlow's is nan for the others."""
+    integer = (n >= 0) & (n == jnp.floor(n))
+    order = jnp.where(integer, n, 1).astype(jnp.int32)
+    return jnp.where(integer, sp.polygamma(order, x).astype(x.dtype), jnp.nan)
+
+
+def _zeta(x, q):
+    """Hurwitz zeta with the numpy kernel's (Eigen's) poles: at a non-positive integer q,
+    inf for even x, nan for odd x; inf at x == 1; nan where x < 1."""
+    integer_q = (q <= 0) & (q == jnp.floor(q))
+    even_x = jnp.mod(x, 2) == 0
+    pole = (x == 1) | (integer_q & even_x)
+    bad = (x < 1) | ((q <= 0) & (x != jnp.floor(x))) | (integer_q & ~even_x)
+    ok = ~(pole | bad)
+    value = sp.zeta(jnp.where(ok, x, 2), jnp.where(ok, q, 1))
+    return jnp.where(pole, jnp.inf, jnp.where(bad | jnp.isnan(x) | jnp.isnan(q), jnp.nan, value))
+
+
+def _betainc(a, b, x):
+    """I_x(a, b), nan outside finite a, b > 0 and 0 <= x <= 1, as TensorFlow (JAX gives 0/1
+    at some of them)."""
+    valid = (a > 0) & (b > 0) & jnp.isfinite(a) & jnp.isfinite(b) & (x >= 0) & (x <= 1)
+    return jnp.where(valid, sp.betainc(a, b, x), jnp.nan)
+
+
+_SCIPY = {
+    "BesselI0": sp.i0, "BesselI0e": sp.i0e, "BesselI1": sp.i1, "BesselI1e": sp.i1e,
+    "Ndtri": sp.ndtri, "Polygamma": _polygamma, "Zeta": _zeta, "Betainc": _betainc,
+}
+
+for _name, _fn in _SCIPY.items():
+    lowering(_name)((lambda fn: lambda ctx, node, *xs: fn(*jnp.broadcast_arrays(*xs)))(
+        _in_float32(_fn)))
+
+
+@lowering("InvertPermutation")
+def _invert_permutation(ctx, node, x):
+    """``out[x[i]] = i``. A compiled program cannot raise: an index out of range is dropped
+    (XLA's scatter semantics), where the numpy kernel reports it."""
+    return jnp.zeros_like(x).at[x].set(jnp.arange(x.shape[0], dtype=x.dtype), mode="drop")

@@ -2,25 +2,40 @@
 
 XLA compiles programs whose shapes are all known when they are compiled and
 which run without the host. Ops outside that stay on the numpy backend and
-are reported by name (with the user's line) before anything runs.
+are reported by name (with the user's line) before anything runs. Ops on
+strings need no entry: any string tensor is reported as such.
 """
 from __future__ import annotations
 
-from graph.registry import registered_ops
 from graph.xla.lowering import cannot_compile
 
-_OPS = registered_ops()
-
 cannot_compile("its output's shape depends on the input's values (XLA needs static shapes)",
-               "Unique", "UniqueWithCounts", "Where")
+               "Unique", "UniqueWithCounts", "Where", "NonMaxSuppressionV3")
+cannot_compile("the number of boxes it keeps depends on the input's values (XLA needs static "
+               "shapes); its padded form has no lowering either: TensorFlow's XLA compiles "
+               "only NonMaxSuppressionV4", "NonMaxSuppressionV5")
+cannot_compile("its output is a sparse tensor whose number of values depends on the input's "
+               "values (XLA needs static shapes)", "CTCGreedyDecoder", "CTCBeamSearchDecoder",
+               "DenseToDenseSetOperation", "DenseToSparseSetOperation")
 cannot_compile("datasets and iterators run on the host, outside the compiled program",
-               "DatasetToSingleElement",
-               *(n for n in _OPS if n.endswith("Dataset") or n.startswith("Iterator")))
+               "DatasetToSingleElement", "DatasetCardinality",
+               family=lambda op: op.endswith("Dataset") or op.endswith("DatasetV2")
+               or op.startswith("Iterator"))
 cannot_compile("ragged tensors have row lengths known only at run time",
-               *(n for n in _OPS if n.startswith("Ragged")))
-cannot_compile("sparse tensors have a number of values known only at run time",
-               *(n for n in _OPS if n.startswith("Sparse")))
+               family=lambda op: op.startswith("Ragged"))
+cannot_compile("sparse tensors have a number of values known only at run time", "SetSize",
+               family=lambda op: op.startswith("Sparse"))
 cannot_compile("file and serialization ops run on the host", "ReadFile", "WriteFile",
                "DecodeRaw", "SerializeTensor", "ParseTensor", "DecodeCSV")
+cannot_compile("parsing and lookup tables run on the host", "ParseExampleV2",
+               "ParseSingleSequenceExample", family=lambda op: op.startswith("LookupTable"))
+cannot_compile("it reads the host's clock", "Timestamp")
+cannot_compile("TensorFlow's range samplers draw unique candidates by rejection on the host "
+               "(TensorFlow's XLA has no kernel for them either)",
+               "UniformCandidateSampler", "LogUniformCandidateSampler")
+cannot_compile("its pool-adjacent-violators fit merges blocks one after another on the host "
+               "(TensorFlow's XLA has no kernel for it either)", "IsotonicRegression")
 cannot_compile("py_function calls back into Python, which a compiled program cannot do",
                "EagerPyFunc")
+cannot_compile("no lowering: its FarmHash fingerprints are computed by the host kernel "
+               "(TensorFlow's XLA compiles it)", "Fingerprint")
