@@ -800,7 +800,10 @@ def _sqrtm(a):
     if a.size == 0:
         return np.empty(a.shape, a.dtype)
     work = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
-    y, z = work.copy(), np.broadcast_to(np.eye(n, dtype=work.dtype), work.shape).copy()
+    if work.ndim > 2:  # each matrix alone: one without a root must not spoil its batch
+        roots = [_sqrtm(m) for m in work.reshape(-1, n, n)]
+        return np.stack(roots).reshape(a.shape).astype(a.dtype, copy=False)
+    y, z = work.copy(), np.eye(n, dtype=work.dtype)
     with np.errstate(all="ignore"):
         for _ in range(60):
             try:

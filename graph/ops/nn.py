@@ -958,6 +958,8 @@ def _ctc_loss(logits, indices, values, lengths):
     grad = np.zeros(logits.shape, dtype=logits.dtype)
     for b in range(batch):
         labels = values[indices[:, 0] == b]
+        if labels.size == 0:
+            raise _error(f"Labels length is zero in batch {b}")
         if np.any(labels < 0) or np.any(labels >= classes - 1):
             raise _error(f"CTCLoss: labels must be in [0, {classes - 1}), got {labels.tolist()}")
         n = int(lengths[b])

@@ -325,3 +325,10 @@ def test_sets_sparse_and_staged():
     u, n = f(tf.constant([[1, 2, 3], [4, 5, 5]]), b)
     assert _sparse(u)[1] == [1, 2, 3, 7, 4, 5, 6]
     np.testing.assert_array_equal(n.numpy(), [4, 3])
+
+
+def test_sqrtm_of_a_batch_treats_each_matrix_alone():
+    # TensorFlow 2.21: [[2, 0], [0, 3]] and nan for the zero matrix (before: all nan).
+    a = np.stack([np.diag([4.0, 9.0]), np.zeros((2, 2))]).astype(np.float32)
+    got = tf.linalg.sqrtm(a).numpy()
+    assert got[0].tolist() == [[2.0, 0.0], [0.0, 3.0]] and np.isnan(got[1]).all()

@@ -342,3 +342,13 @@ def test_sampled_softmax_and_nce_losses():
     np.testing.assert_allclose(tf.nn.sampled_softmax_loss(w, b, two, x, 6, 20, num_true=2,
                                                           sampled_values=sampled).numpy(),
                                [2.7123711109161377, 4.727404594421387], rtol=1e-6)
+
+
+def test_ctc_loss_of_a_row_without_labels_is_tensorflows_error():
+    # TensorFlow 2.21: InvalidArgumentError "Labels length is zero in batch 1" (before: a
+    # numpy shape error).
+    logits = tf.constant(np.zeros((4, 2, 3), np.float32))
+    labels = tf.SparseTensor(indices=[[0, 0]], values=[1], dense_shape=[2, 1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Labels length is zero in batch 1"):
+        tf.nn.ctc_loss(labels, logits, None, tf.constant([4, 4]), logits_time_major=True,
+                       blank_index=-1)
