@@ -424,16 +424,21 @@ class Function:
         extra = None
         if kwargs or len(args) != spec.n_positional:
             args, extra = spec.bind(args, kwargs, self._name)
-        feeds = []
+        concrete, feeds = self._concrete_for_call(args, extra)
+        if extra is None:
+            self._remember_hit(args, concrete)
+        return concrete._run(feeds)
+
+    def _concrete_for_call(self, args, extra) -> tuple:
+        """The trace for a call's bound arguments (found, or traced now) and its feeds."""
+        feeds: list = []
         key = tt.call_key(args, feeds)
         if extra:
             key += (tt.make_key(extra, feeds),)
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._find_or_trace(key, args, extra or {}, "call")
-        if extra is None:
-            self._remember_hit(args, concrete)
-        return concrete._run(feeds)
+        return concrete, feeds
 
     def _remember_hit(self, args, concrete) -> None:
         """Lets the next call with eager tensors of the same ValueSpecs (and nothing else, all
@@ -494,13 +499,7 @@ class Function:
             concrete = self._signature_concrete or self._concrete_for_signature()
         else:
             args, extra = self._spec.bind(args, kwargs, self._name)
-            feeds = []
-            key = tt.call_key(args, feeds)
-            if extra:
-                key += (tt.make_key(extra, feeds),)
-            concrete = self._cache.get(key)
-            if concrete is None:
-                concrete = self._find_or_trace(key, args, extra or {}, "call")
+            concrete, feeds = self._concrete_for_call(args, extra)
         body = concrete.optimized_graph
         inputs = [f if isinstance(f, Tensor) else convert_to_tensor(f) for f in feeds]
         result = apply_op(call_op(body), inputs,
