@@ -207,12 +207,11 @@ def _convert_tensor(value, path: str, for_spec: bool):
     if isinstance(value, Tensor):
         return value
     if isinstance(value, CompositeTensor) or isinstance(value, TypeSpec):
-        raise TypeError(f"{path}: expected 'Tensor', got {type(value).__name__!r}")
+        raise TypeError(f"{path}: expected a Tensor, got {type(value).__name__!r}")
     try:
         return convert_to_tensor(value)
     except (TypeError, ValueError) as e:
-        raise TypeError(f"{path}: expected 'Tensor', got {type(value).__name__!r}: "
-                        f"{e}") from None
+        raise TypeError(f"{path}: expected a Tensor, got {type(value).__name__!r}") from e
 
 
 def _fields_of(cls) -> tuple:

@@ -26,6 +26,7 @@ outside a function, kept in graph/resources.py like a variable).
 """
 from __future__ import annotations
 
+import csv
 import itertools
 import weakref
 from typing import Callable, Iterator
@@ -111,6 +112,63 @@ class _TextLines(DatasetValue):
                 with open(filename, "rb") as f:
                     for line in f:
                         yield (np.asarray(line.rstrip(b"\n").removesuffix(b"\r"), dtype=object),)
+            except OSError as e:
+                raise NotFoundError(message=f"{filename.decode(errors='replace')}; "
+                                            f"{e.strerror or 'No such file or directory'}") from e
+
+
+class _CsvRecords(DatasetValue):
+    """The records of CSV files, one tuple of scalars per line after ``header``: fields
+    ``select_cols`` (all when empty; then a line must have exactly one per default) parsed
+    as their default's dtype; an empty field (or ``na_value``) takes the default, and is an
+    error when the default is empty (required)."""
+    name = "CSVDataset"
+
+    def __init__(self, filenames, *defaults, header, field_delim, use_quote_delim, na_value,
+                 select_cols):
+        self.filenames = [bytes(f) for f in np.asarray(filenames, dtype=object).reshape(-1)]
+        self.defaults = [np.asarray(d) for d in defaults]
+        self.header, self.na_value = bool(header), na_value
+        self.select_cols = list(select_cols)
+        self.reader_args = dict(delimiter=field_delim, quoting=csv.QUOTE_MINIMAL
+                                if use_quote_delim else csv.QUOTE_NONE)
+
+    def _fields(self, fields: list) -> list:
+        if not self.select_cols:
+            if len(fields) != len(self.defaults):
+                raise InvalidArgumentError(message=f"Expect {len(self.defaults)} fields but "
+                                                   f"have {len(fields)} in record")
+            return fields
+        if len(fields) <= self.select_cols[-1]:
+            present = sum(c < len(fields) for c in self.select_cols)
+            raise InvalidArgumentError(message=f"Expect {len(self.select_cols)} fields but "
+                                               f"have {present} in record")
+        return [fields[c] for c in self.select_cols]
+
+    def _parse(self, j: int, field: str):
+        default = self.defaults[j]
+        if field in ("", self.na_value):
+            if default.size == 0:
+                raise InvalidArgumentError(message=f"Field {j} is required but missing in record!")
+            return default.reshape(-1)[0]
+        if default.dtype == object:
+            return np.asarray(field.encode(), dtype=object)
+        try:
+            return default.dtype.type(int(field) if default.dtype.kind == "i" else float(field))
+        except (ValueError, OverflowError):
+            raise InvalidArgumentError(message=f"Field {j} in record is not a valid "
+                                               f"{default.dtype.name}: {field}") from None
+
+    def iterate(self):
+        for filename in self.filenames:
+            try:
+                with open(filename, "r", newline="") as f:
+                    rows = csv.reader(f, **self.reader_args)
+                    if self.header:
+                        next(rows, None)
+                    for fields in rows:
+                        yield tuple(self._parse(j, field)
+                                    for j, field in enumerate(self._fields(fields or [""])))
             except OSError as e:
                 raise NotFoundError(message=f"{filename.decode(errors='replace')}; "
                                             f"{e.strerror or 'No such file or directory'}") from e
@@ -281,6 +339,33 @@ class _Listed(DatasetValue):
 
     def cardinality(self):
         return len(self.elements)
+
+
+class _GroupByWindow(DatasetValue):
+    """``group_by_window`` over elements ``(key, window_size, *element)``: each key's
+    elements gather until their window is full, then ``fn(key, window)`` gives a dataset
+    whose elements follow; at the end the partial windows go in increasing key order."""
+    name = "GroupByWindowDataset"
+
+    def __init__(self, source, fn, captured):
+        self.source, self.fn, self.captured = source, fn, tuple(captured)
+
+    def _reduce(self, key, window):
+        return as_object(self.fn(np.int64(key), _Listed(window), *self.captured)[0]).iterate()
+
+    def iterate(self):
+        groups: dict = {}
+        for key, size, *element in self.source.iterate():
+            if size <= 0:
+                raise InvalidArgumentError(message=f"Window size must be greater than zero, "
+                                                   f"but got {size}.")
+            window = groups.setdefault(int(key), [])
+            window.append(tuple(element))
+            if len(window) >= size:
+                del groups[int(key)]
+                yield from self._reduce(key, window)
+        for key in sorted(groups):
+            yield from self._reduce(key, groups[key])
 
 
 class _Window(DatasetValue):
@@ -598,6 +683,54 @@ def _uint32_stream(seed: int, seed2: int) -> Iterator[int]:
         yield from (int(w) for w in philox_blocks(key, (block, high), 1)[0])
 
 
+class _RandomInts(DatasetValue):
+    """``Dataset.random``: Philox words for (seed, seed2) as int64s, the same on every pass
+    (TensorFlow's RandomDataset without rerandomizing); (0, 0) means fresh entropy."""
+    name = "RandomDataset"
+
+    def __init__(self, seed, seed2):
+        self.seeds = (int(seed), int(seed2))
+        if self.seeds == (0, 0):
+            self.seeds = tuple(int(v) for v in np.random.default_rng().integers(
+                1, 1 << 63, size=2, dtype=np.int64))
+
+    def iterate(self):
+        for word in _uint32_stream(*self.seeds):
+            yield (np.int64(word),)
+
+    def cardinality(self):
+        return INFINITE
+
+
+class _DirectedInterleave(DatasetValue):
+    """``choose_from_datasets``: the next element of ``datasets[i]`` for each ``i`` of the
+    selector; an exhausted input ends the whole (``stop_on_empty_dataset``) or is skipped."""
+    name = "DirectedInterleaveDataset"
+
+    def __init__(self, selector, datasets, stop_on_empty_dataset):
+        self.selector, self.datasets = selector, datasets
+        self.stop_on_empty = bool(stop_on_empty_dataset)
+
+    def iterate(self):
+        inputs = [d.iterate() for d in self.datasets]
+        active = len(inputs)
+        for (index,) in self.selector.iterate():
+            if not 0 <= index < len(inputs):
+                raise InvalidArgumentError(message=f"Selector index out of range: {index} >= "
+                                                   f"{len(inputs)}")
+            if inputs[index] is None:
+                continue
+            element = next(inputs[index], None)
+            if element is not None:
+                yield element
+                continue
+            if self.stop_on_empty:
+                return
+            inputs[index], active = None, active - 1
+            if not active:
+                return
+
+
 class _Zip(DatasetValue):
     name = "ZipDataset"
 
@@ -735,6 +868,29 @@ def _text_lines_infer(inputs, attrs):
     return _variant()
 
 
+def _csv_infer(inputs, attrs):
+    _text_lines_infer(inputs[:1], attrs)
+    for i, d in enumerate(inputs[1:]):
+        if d.shape.rank not in (None, 0, 1) or d.dtype.name not in (
+                "float32", "float64", "int32", "int64", "string"):
+            raise InvalidArgumentError(message=f"CSVDataset: record_defaults[{i}] must be a "
+                                               "scalar or empty vector of float, int or string")
+    return _variant()
+
+
+def _random_dataset_infer(inputs, attrs):
+    for x, what in zip(inputs, ("seed", "seed2")):
+        _expect_scalar("RandomDataset", x, "int", what)
+    return _variant()
+
+
+def _directed_interleave_infer(inputs, attrs):
+    if len(inputs) < 2:
+        raise InvalidArgumentError(message="DirectedInterleaveDataset needs a selector and at "
+                                           "least one input dataset")
+    return _datasets_infer("DirectedInterleaveDataset")(inputs, attrs)
+
+
 def _range_infer(inputs, attrs):
     for x, what in zip(inputs, ("start", "stop", "step")):
         _expect_scalar("RangeDataset", x, "int", what)
@@ -846,7 +1002,7 @@ def _function_dataset_infer(op: str):
 
 
 for _op, _make in (("MapDataset", _Map), ("FilterDataset", _Filter),
-                  ("FlatMapDataset", _FlatMap)):
+                  ("FlatMapDataset", _FlatMap), ("GroupByWindowDataset", _GroupByWindow)):
     _eager, _build = _function_kernel(_make)
     register_op(_op, _function_dataset_infer(_op), _eager, kernel_attrs=("f",), build=_build,
                 function_attrs=("f",))
@@ -878,6 +1034,9 @@ register_op("PaddedBatchDatasetV2", _unary_dataset_infer(
 register_op("UnbatchDataset", _unary_dataset_infer("UnbatchDataset"),
             lambda d: _Unbatch(as_object(d)))
 register_op("TextLineDataset", _text_lines_infer, lambda filenames: _TextLines(filenames))
+register_op("CSVDataset", _csv_infer, lambda filenames, *defaults, **attrs: _CsvRecords(
+    filenames, *defaults, **attrs), kernel_attrs=("header", "field_delim", "use_quote_delim",
+                                                  "na_value", "select_cols"))
 register_op("WindowDataset", _unary_dataset_infer("WindowDataset", (
     ("int", "size"), ("int", "shift"), ("int", "stride"), ("bool", "drop_remainder"))),
     lambda d, size, shift, stride, drop: _Window(as_object(d), size, shift, stride, drop))
@@ -887,6 +1046,11 @@ register_op("SkipDataset", _unary_dataset_infer("SkipDataset", (("int", "count")
                   lambda d, n: _Skip(as_object(d), n))
 register_op("RepeatDataset", _unary_dataset_infer("RepeatDataset", (("int", "count"),)),
                   lambda d, n: _Repeat(as_object(d), n))
+register_op("RandomDataset", _random_dataset_infer, _RandomInts)
+register_op("DirectedInterleaveDataset", _directed_interleave_infer,
+            lambda selector, *datasets, stop_on_empty_dataset: _DirectedInterleave(
+                as_object(selector), [as_object(d) for d in datasets], stop_on_empty_dataset),
+            kernel_attrs=("stop_on_empty_dataset",))
 register_op("ShuffleDataset", _unary_dataset_infer(
     "ShuffleDataset", (("int", "buffer_size"), ("int", "seed"), ("int", "seed2"))),
     lambda d, n, seed, seed2, reshuffle_each_iteration: _Shuffle(

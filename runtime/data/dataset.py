@@ -207,6 +207,27 @@ class Dataset:
         return counter(start, step, dtype)
 
     @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
+        """Endless pseudo-random int64s (``runtime/data/sampling.py``)."""
+        from runtime.data.sampling import random
+        return random(seed, rerandomize_each_iteration)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True
+                             ) -> "Dataset":
+        """Elements of ``datasets`` in the order ``choice_dataset`` names them."""
+        from runtime.data.sampling import choose_from_datasets
+        return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None) -> "Dataset":
+        """Elements of ``datasets`` drawn at random with ``weights``."""
+        from runtime.data.sampling import sample_from_datasets
+        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
+                                    rerandomize_each_iteration)
+
+    @staticmethod
     def zip(*datasets, name=None) -> "Dataset":
         """Elements are structures of one element of each dataset (shortest wins)."""
         nested = datasets[0] if len(datasets) == 1 and not isinstance(datasets[0], Dataset) \
@@ -365,6 +386,60 @@ class Dataset:
         return Dataset("InterleaveDataset", [self] + traced.captured + sizes,
                        {"f": traced.graph}, spec, "InterleaveDataset")
 
+    def group_by_window(self, key_func: Callable, reduce_func: Callable, window_size=None,
+                        window_size_func: Callable | None = None, name=None) -> "Dataset":
+        """Elements grouped by ``key_func`` (an int64 scalar) into windows of ``window_size``
+        (or ``window_size_func(key)``), each window turned into a dataset by
+        ``reduce_func(key, window)``; partial windows come last, by increasing key."""
+        if (window_size is None) == (window_size_func is None):
+            raise ValueError("Either the `window_size` argument or the `window_size_func` "
+                             "argument must be specified.")
+        if window_size_func is None:
+            def window_size_func(key):
+                return convert_to_tensor(window_size, dtype=dtypes.int64)
+
+        def keyed(*element):
+            key = convert_to_tensor(key_func(*element))
+            if key.dtype != dtypes.int64 or key.shape.rank != 0:
+                raise ValueError(f"`key_func` must return a single tf.int64 scalar tensor. "
+                                 f"Got type={key.dtype.name} and shape={key.shape}")
+            size = convert_to_tensor(window_size_func(key))
+            if size.dtype != dtypes.int64 or size.shape.rank != 0:
+                raise ValueError("`window_size_func` must return a single tf.int64 scalar "
+                                 "tensor.")
+            return (key, size) + (element if len(element) != 1 else (element[0],))
+        keyed_ds = self.map(keyed)
+        window_spec = DatasetSpec(self._element_spec)
+        made = []
+
+        def variant_of(key, window):
+            ds = reduce_func(key, window)
+            if not isinstance(ds, Dataset):
+                raise TypeError(f"`reduce_func` must return a `Dataset` object. Got "
+                                f"{type(ds)!r}.")
+            made.append(ds.element_spec)
+            return ds._variant()
+        traced = structure.trace(variant_of, (TensorSpec(TensorShape([]), dtypes.int64),
+                                              window_spec), "Dataset_group_by_window")
+        return Dataset("GroupByWindowDataset", [keyed_ds] + traced.captured,
+                       {"f": traced.graph}, made[0], "GroupByWindowDataset")
+
+    def bucket_by_sequence_length(self, element_length_func: Callable, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None) -> "Dataset":
+        """Batches of elements of similar length (``runtime/data/grouping.py``)."""
+        from runtime.data.grouping import bucket_by_sequence_length
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                         bucket_batch_sizes, padded_shapes, padding_values,
+                                         pad_to_bucket_boundary, no_padding, drop_remainder)
+
+    def rejection_resample(self, class_func: Callable, target_dist, initial_dist=None,
+                           seed=None, name=None) -> "Dataset":
+        """``(class, element)`` pairs resampled to ``target_dist`` (``sampling.py``)."""
+        from runtime.data.sampling import rejection_resample
+        return rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
     def window(self, size, shift=None, stride=1, drop_remainder=False,
                name=None) -> "Dataset":
         """Datasets of ``size`` elements ``stride`` apart, a new one every ``shift`` (default
@@ -521,11 +596,6 @@ class TextLineDataset(Dataset):
 
     def __repr__(self) -> str:
         return f"<TextLineDatasetV2 element_spec={self.element_spec!r}>"
-
-
-def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64):
-    """``tf.data.experimental.dense_to_ragged_batch``: ``Dataset.ragged_batch`` for ``apply``."""
-    return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
 
 
 def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64):

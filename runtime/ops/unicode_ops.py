@@ -129,6 +129,8 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace", 
 
 def unicode_script(input, name=None):  # noqa: A002
     """``tf.strings.unicode_script``: ICU's UScriptCode of each int32 code point (-1 when
-    not a code point)."""
+    not a code point); elementwise, so a RaggedTensor keeps its rows."""
+    if hasattr(input, "with_flat_values"):  # RaggedTensor (TensorFlow dispatches it so)
+        return input.with_flat_values(unicode_script(input.flat_values, name))
     x = convert_to_tensor(input, dtype_hint=dtypes.int32)
     return apply_op("UnicodeScript", [x], name=name or "UnicodeScript")

@@ -174,7 +174,7 @@ def _cross(inputs, hashed_output: bool, num_buckets, hash_key, name, separator: 
     rts = []
     for i, t in enumerate(inputs):
         if isinstance(t, SparseTensor):
-            t = RaggedTensor.from_sparse(t)
+            t = RaggedTensor._rows_of_sparse(t, dtypes.int64)
         elif not isinstance(t, RaggedTensor):
             t = convert_to_tensor(t)
         if t.dtype.is_integer and isinstance(t, RaggedTensor):

@@ -22,7 +22,7 @@ from graph.errors import InvalidArgumentError
 from graph.shapes import TensorShape, as_shape
 from runtime import context
 from runtime.composite import CompositeTensor
-from runtime.ops import array_ops, math_ops
+from runtime.ops import array_ops, logging_ops, math_ops
 from runtime.ops.core import apply_op, constant, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
@@ -194,13 +194,26 @@ class RaggedTensor(CompositeTensor):
 
     @classmethod
     def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64):
-        """The rows of a 2-D SparseTensor (indices in row-major order) as ragged rows."""
-        shape = st_input.dense_shape
+        """The rows of a 2-D SparseTensor (indices in row-major order) as ragged rows; each
+        row's column indices must be 0, 1, 2... (right-ragged), as TensorFlow checks."""
         if st_input.indices.shape.rank is not None and st_input.indices.shape[1] not in (None, 2):
             raise ValueError(f"rank(st_input) must be 2, got {st_input.indices.shape[1]}")
         dtype = as_dtype(row_splits_dtype)
+        rt = cls._rows_of_sparse(st_input, dtype)
+        rowids = rt.value_rowids()
+        position = array_ops.range_(array_ops.shape(rowids, out_type=dtype)[0], dtype=dtype) \
+            - array_ops.gather(rt.row_splits, rowids)
+        columns = math_ops.cast(st_input.indices[:, 1], dtype)
+        logging_ops.Assert(math_ops.reduce_all(math_ops.equal(columns, position)),
+                           ["SparseTensor is not right-ragged"])
+        return rt
+
+    @classmethod
+    def _rows_of_sparse(cls, st_input, dtype):
+        """Each row's values in index order, whatever their columns (``tf.ragged.cross``)."""
         rowids = math_ops.cast(st_input.indices[:, 0], dtype)
-        return cls.from_value_rowids(st_input.values, rowids, math_ops.cast(shape[0], dtype),
+        return cls.from_value_rowids(st_input.values, rowids,
+                                     math_ops.cast(st_input.dense_shape[0], dtype),
                                      validate=False)
 
     @classmethod
