@@ -23,7 +23,7 @@ from runtime.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, cos, di
 from runtime.ops.logging_ops import Assert, print_v2 as print  # noqa: F401
 from runtime import bitwise, debugging, math, random, strings  # noqa: F401
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor  # noqa: F401
-from runtime.ops.array_ops import (argsort, boolean_mask, broadcast_dynamic_shape,  # noqa: F401
+from runtime.ops.array_ops import (argsort, bitcast, boolean_mask, broadcast_dynamic_shape,  # noqa: F401
                                    broadcast_static_shape, broadcast_to, clip_by_global_norm,
                                    clip_by_norm, clip_by_value, concat, ensure_shape,
                                    expand_dims, eye, fill, gather, gather_nd, identity,

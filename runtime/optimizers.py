@@ -60,7 +60,9 @@ class Optimizer:
     def get_slot(self, var, slot_name: str):
         return self._slots[var._resource][slot_name]
 
+    @property
     def variables(self) -> list:
+        """The optimizer's state (a property, as in Keras 3)."""
         found = [] if self._iterations is None else [self._iterations]
         for slots in self._slots.values():
             found.extend(slots.values())

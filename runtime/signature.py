@@ -151,6 +151,11 @@ def apply_input_signature(spec: FunctionSpec, args: tuple, kwargs: dict, name: s
             pairs = list(zip(nest.flatten(value), nest.flatten(sig)))
         leaves = []
         for leaf, leaf_spec in pairs:
+            if isinstance(leaf, TypeSpec):  # get_concrete_function(spec): a spec that fits
+                if not leaf_spec.is_compatible_with(leaf):
+                    raise _signature_error(given, signature)
+                leaves.append(leaf_spec)
+                continue
             if not isinstance(leaf, Tensor) and not is_composite_tensor(leaf):
                 try:
                     leaf = convert(leaf, leaf_spec.dtype)

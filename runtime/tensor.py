@@ -9,7 +9,7 @@ import numpy as np
 
 from graph.dtypes import DType
 from graph.ir import Graph, Output
-from graph.shapes import TensorShape
+from graph.shapes import TensorShape, as_shape
 from runtime.errors import OperatorNotAllowedInGraphError
 
 
@@ -25,6 +25,18 @@ class Tensor:
 
     def get_shape(self) -> TensorShape:
         return self.shape
+
+    def set_shape(self, shape) -> None:
+        """TensorFlow's ``set_shape``: a shape that does not fit the known one is a
+        ValueError (an eager tensor's shape is fully known: nothing to narrow)."""
+        shape = as_shape(shape)
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied "
+                             f"shape {shape}.")
+        self._narrow(self.shape.merge_with(shape))
+
+    def _narrow(self, shape: TensorShape) -> None:
+        pass
 
     def ref(self):
         return _TensorRef(self)
@@ -201,6 +213,12 @@ class SymbolicTensor(Tensor):
     def graph(self) -> Graph:
         return self._output.node.graph
 
+    def _narrow(self, shape: TensorShape) -> None:
+        """Later uses of this tensor see ``shape``: an EnsureShape node stands for it."""
+        if shape != self.shape:
+            from runtime.ops import array_ops
+            self._output = array_ops.ensure_shape(self, shape)._output
+
     @property
     def op(self):
         return self._output.node
@@ -254,10 +272,12 @@ class SymbolicTensor(Tensor):
             f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error may "
             "indicate that you're trying to pass a Tensor to a NumPy call, which is not supported.")
 
-    def __repr__(self) -> str:
-        return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
+    def __str__(self) -> str:  # (TensorFlow leaves out a shape of unknown rank)
+        shape = "" if self.shape.rank is None else f"shape={self.shape}, "
+        return f'Tensor("{self.name}", {shape}dtype={self.dtype.name})'
 
-    __str__ = __repr__
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
 
 
 def _where(tensor: SymbolicTensor) -> str:

@@ -10,6 +10,8 @@ needs to be captured and a saved graph still names its state.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from graph import dtypes, resources
@@ -29,6 +31,14 @@ from runtime.variable_enums import VariableAggregation, VariableSynchronization
 _CREATION_HOOKS: list = []
 # Called with (variable, tensor) for each read while a GradientTape records.
 READ_HOOKS: list = []
+
+
+_BY_RESOURCE: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()
+
+
+def variable_of(resource: int):
+    """The live Variable holding ``resource`` (graphs and records know variables by id)."""
+    return _BY_RESOURCE.get(resource)
 
 
 class Variable:
@@ -87,6 +97,7 @@ class Variable:
         self._name = f"{name or 'Variable'}:0"
         self._resource = resources.new_resource(np.array(value.numpy(), dtype=self._dtype
                                                          .numpy_dtype))
+        _BY_RESOURCE[self._resource] = self
 
     # -- identity ----------------------------------------------------------
     @property
@@ -169,7 +180,22 @@ class Variable:
         return arr if dtype is None else arr.astype(dtype)
 
     def __getitem__(self, key):
-        return self._as_tensor()[key]
+        """``v[key]``: the slice's value, which can also ``.assign(value)`` into ``v``."""
+        from runtime.ops.array_ops import strided_slice_spec
+        sliced = self._as_tensor()[key]
+        spec, bounds = strided_slice_spec(key)
+        # The very tensor the slice made (a tape knows it), retyped to one that can assign.
+        sliced.__class__ = _SlicedEager if isinstance(sliced, EagerTensor) else _SlicedSymbolic
+        _SLICE_SOURCES[id(sliced)] = (self, spec, bounds)
+        weakref.finalize(sliced, _SLICE_SOURCES.pop, id(sliced), None)
+        return sliced
+
+    def _assign_slice(self, spec, bounds, value):
+        """``v[spec] = value`` (broadcast), as TensorFlow's ``ResourceStridedSliceAssign``."""
+        t = self._converted(value, "assign", check_shape=False)
+        new = apply_op("TensorStridedSliceUpdate", [self._as_tensor()] + bounds + [t],
+                       attrs={"spec": spec}, name="strided_slice/_assign")
+        return self._write("AssignVariableOp", new, "assign", True)
 
     def __bool__(self) -> bool:
         return bool(self._as_tensor())
@@ -193,7 +219,7 @@ class Variable:
     def _attrs(self) -> dict:
         return {"resource": self._resource, "dtype": self._dtype, "shape": self._shape}
 
-    def _converted(self, value, what: str) -> Tensor:
+    def _converted(self, value, what: str, check_shape: bool = True) -> Tensor:
         if isinstance(value, Variable):
             value = value._as_tensor()
         if isinstance(value, Tensor):
@@ -209,7 +235,7 @@ class Variable:
                 f"Cannot {what} a tensor of dtype {t.dtype.name} to {self._name} of dtype "
                 f"{self._dtype.name} at {current_origin()}; convert it with "
                 f"tf.cast(value, tf.{self._dtype.name}).")
-        if not self._shape.is_compatible_with(t.shape):
+        if check_shape and not self._shape.is_compatible_with(t.shape):
             if what == "assign":  # TensorFlow's messages, word for word
                 raise ValueError(
                     f"Cannot assign value to variable ' {self._name}': Shape mismatch.The "
@@ -240,6 +266,62 @@ class Variable:
     def assign_sub(self, delta, use_locking=None, name=None, read_value: bool = True):
         return self._write("AssignSubVariableOp", delta, "assign_sub", read_value)
 
+    # -- sparse reads and writes: compositions of the dense ops ------------------
+    def sparse_read(self, indices, name=None) -> Tensor:
+        """The rows ``indices`` of the value (its gradient is an IndexedSlices)."""
+        from runtime.ops.array_ops import gather
+        return gather(self._as_tensor(), indices, name=name)
+
+    def gather_nd(self, indices, name=None) -> Tensor:
+        from runtime.ops.array_ops import gather_nd
+        return gather_nd(self._as_tensor(), indices, name=name)
+
+    def _scatter_nd(self, fn_name: str, indices, updates):
+        from runtime.ops import array_ops
+        new = getattr(array_ops, fn_name)(self._as_tensor(), indices,
+                                          self._converted(updates, "scatter into",
+                                                          check_shape=False))
+        return self._write("AssignVariableOp", new, "assign", True)
+
+    def _scatter(self, fn_name: str, sparse_delta):
+        from runtime.ops.array_ops import expand_dims
+        from runtime.ops.type_ops import IndexedSlices
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError(f"sparse_delta is not IndexedSlices: {sparse_delta}")
+        return self._scatter_nd(fn_name, expand_dims(sparse_delta.indices, -1),
+                                sparse_delta.values)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        return self._scatter_nd("tensor_scatter_nd_update", indices, updates)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        return self._scatter_nd("tensor_scatter_nd_add", indices, updates)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        return self._scatter_nd("tensor_scatter_nd_sub", indices, updates)
+
+    def scatter_nd_max(self, indices, updates, name=None):
+        return self._scatter_nd("tensor_scatter_nd_max", indices, updates)
+
+    def scatter_nd_min(self, indices, updates, name=None):
+        return self._scatter_nd("tensor_scatter_nd_min", indices, updates)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """Writes ``sparse_delta.values`` into the rows ``sparse_delta.indices``."""
+        return self._scatter("tensor_scatter_nd_update", sparse_delta)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("tensor_scatter_nd_add", sparse_delta)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("tensor_scatter_nd_sub", sparse_delta)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("tensor_scatter_nd_max", sparse_delta)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("tensor_scatter_nd_min", sparse_delta)
+
     # -- printing ----------------------------------------------------------
     def __repr__(self) -> str:
         head = f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}"
@@ -264,6 +346,33 @@ class _UnreadVariable(ResourceVariable):
     def __init__(self, variable):
         self.__dict__.update(variable.__dict__)
         self._name = "UnreadVariable"
+
+
+# id of a ``v[key]`` tensor -> (v, spec, bounds), while that tensor lives.
+_SLICE_SOURCES: dict = {}
+
+
+class _SliceAssign:
+    """``v[key].assign(value)``: a slice of a variable remembers where it came from."""
+
+    __slots__ = ()
+
+    def assign(self, value, name=None):
+        variable, spec, bounds = _SLICE_SOURCES[id(self)]
+        return variable._assign_slice(spec, bounds, value)
+
+
+class _SlicedEager(_SliceAssign, EagerTensor):
+    __slots__ = ()
+
+
+class _SlicedSymbolic(_SliceAssign, SymbolicTensor):
+    __slots__ = ()
+
+
+# They are the tensors TensorFlow's ``v[key]`` gives: named so.
+_SlicedEager.__name__ = _SlicedEager.__qualname__ = "EagerTensor"
+_SlicedSymbolic.__name__ = _SlicedSymbolic.__qualname__ = "SymbolicTensor"
 
 
 def _lift_initial_value(t: SymbolicTensor) -> EagerTensor:

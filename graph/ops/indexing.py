@@ -195,8 +195,44 @@ def _strided_slice(x, *bounds, spec):
     return _array(x[numpy_key(spec, bounds, x.shape)], x.dtype)
 
 
+# TensorStridedSliceUpdate: ``x`` with ``x[spec] = value`` (value broadcast to the slice);
+# inputs are ``[x] + bounds + [value]``, so the spec's ("input", k) bounds read as in StridedSlice.
+# What ``v[i:j].assign(value)`` writes into a variable.
+
+def _slice_update_infer(inputs, attrs):
+    x, value = inputs[0], inputs[-1]
+    if value.dtype != x.dtype:
+        raise TypeError(f"TensorStridedSliceUpdate: value must be {x.dtype.name}, got "
+                        f"{value.dtype.name}")
+    target = _strided_slice_infer(inputs[:-1], attrs)[0].shape
+    vdims, tdims = _dims(value.shape), _dims(target)
+    if vdims is not None and tdims is not None:
+        fits = len(vdims) <= len(tdims) and all(
+            v in (1, None) or t is None or v == t for v, t in zip(vdims[::-1], tdims[::-1]))
+        if not fits:
+            raise _error(f"Cannot broadcast input shape {list(value.shape.as_tuple())} into "
+                         f"final shape {list(target.as_tuple())}")
+    return [TensorType(x.dtype, x.shape)]
+
+
+def _slice_update(x, *rest, spec):
+    x = np.asarray(x)
+    key = numpy_key(spec, rest[:-1], x.shape)
+    out = x.copy()
+    value = np.asarray(rest[-1])
+    target = out[key].shape
+    if value.ndim > len(target) or any(v not in (1, t) for v, t in
+                                       zip(value.shape[::-1], target[::-1])):
+        raise _error(f"Cannot broadcast input shape {list(value.shape)} into final shape "
+                     f"{list(target)}")
+    out[key] = value
+    return out
+
+
 register_op("GatherV2", _gather_infer, _gather, kernel_attrs=("batch_dims",))
 register_op("StridedSlice", _strided_slice_infer, _strided_slice, kernel_attrs=("spec",))
+register_op("TensorStridedSliceUpdate", _slice_update_infer, _slice_update,
+            kernel_attrs=("spec",))
 
 
 # -- GatherNd / ScatterNd / TensorScatter* -----------------------------------------------

@@ -18,7 +18,10 @@ from graph.ops.infer import broadcast, expect_arity, same_dtype
 from graph.registry import register_op
 from graph.shapes import TensorShape
 
-_KIND_NAMES = {"f": "float", "i": "integer", "b": "bool", "s": "string", "c": "complex"}
+# Allowed-kind letters; "n" (signed integers) and "w" (int32, int64) narrow "i" for the ops
+# TensorFlow defines on fewer integer types (Neg, Abs, Sign, Pow; SquaredDifference).
+_KIND_NAMES = {"f": "float", "i": "integer", "n": "signed integer", "w": "int32, int64",
+               "b": "bool", "s": "string", "c": "complex"}
 
 
 def _kind(dtype: DType) -> str:
@@ -26,8 +29,15 @@ def _kind(dtype: DType) -> str:
             else "c" if dtype.is_complex else "i")
 
 
+def _allows(dtype: DType, allowed: str) -> bool:
+    kind = _kind(dtype)
+    return kind in allowed or kind == "i" and (
+        "n" in allowed and not dtype.is_unsigned
+        or "w" in allowed and dtype.name in ("int32", "int64"))
+
+
 def _check_kind(op: str, x, allowed: str, hint: str = "") -> None:
-    if _kind(x.dtype) not in allowed:
+    if not _allows(x.dtype, allowed):
         takes = ", ".join(_KIND_NAMES[k] for k in allowed)
         raise InvalidArgumentError(
             message=f"{op} does not support {x.dtype.name} tensors (it takes {takes} tensors)."
@@ -185,10 +195,10 @@ _BINARY = {
     "RealDiv": (np.true_divide, "fc", _DIV_HINT),
     "FloorDiv": (_floordiv, "fi", ""),
     "FloorMod": (_floormod, "fi", ""),
-    "Pow": (_pow, "fic", ""),
+    "Pow": (_pow, "fnc", ""),
     "Maximum": (np.maximum, "fi", ""),
     "Minimum": (np.minimum, "fi", ""),
-    "SquaredDifference": (_squared_difference, "fic", ""),
+    "SquaredDifference": (_squared_difference, "fwc", ""),
     "BitwiseAnd": (np.bitwise_and, "i", ""),
     "BitwiseOr": (np.bitwise_or, "i", ""),
     "BitwiseXor": (np.bitwise_xor, "i", ""),
@@ -198,10 +208,10 @@ _COMPARISONS = {
     "Less": np.less, "LessEqual": np.less_equal,
 }
 _UNARY = {
-    "Neg": (np.negative, "fic", ""),
-    "Abs": (np.abs, "fi", ""),
+    "Neg": (np.negative, "fnc", ""),
+    "Abs": (np.abs, "fn", ""),
     "Square": (np.square, "fic", ""),
-    "Sign": (_sign, "fic", ""),
+    "Sign": (_sign, "fnc", ""),
     "Relu": (_relu, "fi", ""),
     "Tanh": (np.tanh, "fc", _FLOAT_HINT),
     "Exp": (np.exp, "fc", _FLOAT_HINT),
@@ -418,3 +428,47 @@ def _cast(x, DstT):
 
 
 register_op("Cast", _cast_infer, _cast, kernel_attrs=("DstT",))
+
+
+# -- Bitcast: the same bytes read as another type (``tf.bitcast``) ----------------------------
+
+def _bitcast_sizes(inputs, attrs):
+    src, dst = inputs[0].dtype, as_dtype(attrs["type"])
+    for what, dt in (("T", src), ("type", dst)):
+        if dt.is_bool or dt.is_string or dt in (dtypes.resource, dtypes.variant):
+            raise InvalidArgumentError(
+                message=f"Value for attr '{what}' of {dt.name} is not in the list of allowed "
+                        "values: the numeric types")
+    return np.dtype(src.numpy_dtype).itemsize, np.dtype(dst.numpy_dtype).itemsize
+
+
+def _bitcast_infer(inputs, attrs):
+    expect_arity("Bitcast", inputs, 1)
+    size_in, size_out = _bitcast_sizes(inputs, attrs)
+    dims = None if inputs[0].shape.rank is None else list(inputs[0].shape.as_tuple())
+    if dims is not None and size_in > size_out:
+        dims.append(size_in // size_out)
+    elif dims is not None and size_in < size_out:
+        ratio = size_out // size_in
+        if not dims or dims[-1] not in (ratio, None):
+            raise InvalidArgumentError(message=f"Cannot bitcast from {ratio} to "
+                                               f"{dims[-1] if dims else 0}")
+        dims.pop()
+    return [TensorType(as_dtype(attrs["type"]), TensorShape(dims))]
+
+
+def _bitcast(x, type):
+    a, out = np.asarray(x), np.dtype(type.numpy_dtype)
+    a = a if a.flags.c_contiguous else a.copy()  # (ascontiguousarray makes scalars 1-d)
+    if a.dtype.itemsize > out.itemsize:
+        return a.reshape(a.shape + (1,)).view(out)
+    if a.dtype.itemsize < out.itemsize:
+        ratio = out.itemsize // a.dtype.itemsize
+        if a.ndim == 0 or a.shape[-1] != ratio:
+            raise InvalidArgumentError(message=f"Cannot bitcast from {ratio} to "
+                                               f"{a.shape[-1] if a.ndim else 0}")
+        return a.view(out).reshape(a.shape[:-1])
+    return a.view(out)
+
+
+register_op("Bitcast", _bitcast_infer, _bitcast, kernel_attrs=("type",))

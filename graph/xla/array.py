@@ -11,7 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from graph.ops.indexing import slice_spec_items
+from graph.ops.indexing import numpy_key, slice_spec_items
 from graph.xla.lowering import Unsupported, is_static, lowering, static_value
 
 
@@ -133,6 +133,14 @@ def _gather_v2(ctx, node, params, indices, axis):
 @lowering("StridedSlice")
 def _strided_slice(ctx, node, x, *bounds):
     return _slice(node, x, bounds, node.outputs[0].shape.as_tuple())
+
+
+@lowering("TensorStridedSliceUpdate")
+def _strided_slice_update(ctx, node, x, *rest):
+    """``v[key].assign(value)``: the value broadcast into the (statically bounded) slice."""
+    bounds = [int(static_value(b, node, "a slice bound")) for b in rest[:-1]]
+    key = numpy_key(node.attrs["spec"], bounds, jnp.shape(x))
+    return x.at[key].set(jnp.broadcast_to(rest[-1], jnp.shape(x[key])))
 
 
 def _slice(node, x, bounds, out_dims):

@@ -153,6 +153,18 @@ def _strided_slice_grad(op, g):
     return [grad] + [None] * len(bounds)
 
 
+@RegisterGradient("TensorStridedSliceUpdate")
+def _strided_slice_update_grad(op, g):
+    """``x`` gets ``g`` outside the slice; ``value`` the slice of ``g``, summed over the
+    dimensions it was broadcast along."""
+    bounds, value = list(op.inputs[1:-1]), op.inputs[-1]
+    spec = {"spec": op.attrs["spec"]}
+    zero = A.zeros([], dtype=g.dtype)
+    dx = apply_op("TensorStridedSliceUpdate", [g] + bounds + [zero], attrs=spec)
+    dvalue = reduce_to(apply_op("StridedSlice", [g] + bounds, attrs=spec), value)
+    return [dx] + [None] * len(bounds) + [dvalue]
+
+
 @RegisterGradient("Pad")
 @RegisterGradient("PadV2")
 def _pad_grad(op, g):

@@ -12,6 +12,7 @@ from runtime.gradients.registry import NotDifferentiable, RegisterGradient
 from runtime.gradients.util import reduce_to, reduced_shape_grad
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
+from runtime.ops import special_ops as S
 from runtime.ops.core import apply_op
 
 
@@ -20,7 +21,7 @@ def conj(x):
     return apply_op("Conj", [x], name="Conj") if x.dtype.is_complex else x
 
 NotDifferentiable(
-    "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "LogicalAnd",
+    "Bitcast", "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "LogicalAnd",
     "LogicalOr", "LogicalNot", "ArgMax", "ArgMin", "Any", "All", "Where", "FloorDiv",
     "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "Floor", "Ceil", "Round",
     "ZerosLike", "OnesLike", "Shape", "Size", "Rank", "Range", "Fill", "Const",
@@ -171,15 +172,19 @@ def _log_grad(op, g):
     return [M.realdiv(g, conj(op.inputs[0]))]
 
 
+# TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels give 0 where the incoming
+# gradient is 0, even where the derivative is inf or nan (``tf.where(x > 0, tf.sqrt(x), 0.)``
+# then has 0 gradients at x <= 0): a MulNoNan by g does the same.
+
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op, g):
-    return [M.realdiv(M.multiply(g, 0.5), conj(op.outputs[0]))]
+    return [S.multiply_no_nan(M.realdiv(0.5, conj(op.outputs[0])), g)]
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op, g):
     y = op.outputs[0]
-    return [M.multiply(M.multiply(g, -0.5), conj(M.multiply(y, M.square(y))))]
+    return [S.multiply_no_nan(M.multiply(conj(M.multiply(y, M.square(y))), -0.5), g)]
 
 
 @RegisterGradient("Sin")

@@ -114,9 +114,9 @@ def _digamma(x, y):
     return _trigamma(x)  # TensorFlow's polygamma(1, x)
 
 
-@_unary("Reciprocal")
-def _reciprocal(x, y):
-    return M.negative(M.square(y))
+@RegisterGradient("Reciprocal")
+def _reciprocal_grad(op, g):  # 0 where g is 0, as TensorFlow's ReciprocalGrad (math_grads.py)
+    return [S.multiply_no_nan(conj(M.negative(M.square(op.outputs[0]))), g)]
 
 
 def _trigamma(x):
@@ -220,12 +220,12 @@ def _cumsum_grad(op, g):
 
 @RegisterGradient("Cumprod")
 def _cumprod_grad(op, g):
-    # TensorFlow's formula: exact unless some x is 0 (then it divides by zero, as TF does).
+    # TensorFlow's formula: exact unless some x is 0 (where it gives 0, as TF's div_no_nan).
     x = op.inputs[0]
     axis, exclusive, reverse = _scan_attrs(op)
     prod = S.cumprod(x, axis, exclusive=exclusive, reverse=reverse)
     out = S.cumsum(M.multiply(prod, g), axis, exclusive=exclusive, reverse=not reverse)
-    return [M.realdiv(out, x)]
+    return [S.divide_no_nan(out, x)]
 
 
 @RegisterGradient("CumulativeLogsumexp")

@@ -184,7 +184,15 @@ class GradientTape:
                 self._watched[key_of(t)] = t
 
     def watched_variables(self) -> tuple:
-        return tuple(self._variables.values())
+        """The variables watched, with the trainable ones tf.function calls read."""
+        found = dict(self._variables)
+        if self._watch_accessed:
+            from runtime.variables import variable_of
+            for r in self._call_reads:
+                v = variable_of(r)
+                if v is not None and v.trainable:
+                    found.setdefault(r, v)
+        return tuple(found.values())
 
     def _record_op(self, op, inputs, attrs, result) -> None:
         if self._graph is not None:

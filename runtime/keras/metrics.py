@@ -135,9 +135,10 @@ def _matching(y_true, y_pred):
 
 
 def accuracy(y_true, y_pred):
-    """1 where the prediction equals the label, else 0 (per sample, averaged over the last axis)."""
+    """1 where the prediction equals the label, else 0, elementwise as Keras 3 gives it (``Mean``
+    averages each sample's values, so a batch of labels counts every label)."""
     y_true, y_pred = _matching(y_true, y_pred)
-    return M.reduce_mean(_float(M.equal(y_true, y_pred)), axis=-1)
+    return _float(M.equal(y_true, y_pred))
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):

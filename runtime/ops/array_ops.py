@@ -614,15 +614,20 @@ def repeat(input, repeats, axis=None, name: str | None = None) -> Tensor:
     if axis is None:
         x, axis = reshape(x, [-1]), 0
     rank = x.shape.rank
-    if rank is None:
-        raise ValueError("tf.repeat needs an input of known rank")
     if rank == 0:
         raise ValueError("input must have rank at least 1")
-    axis = _normalize_axis(int(axis), rank)
+    if rank is not None:
+        axis = _normalize_axis(int(axis), rank)
+    elif int(axis) < 0:  # (TensorFlow's get_positive_axis)
+        raise ValueError(f"axis={axis} must be >= 0 when the rank of the input is unknown")
+    axis = int(axis)
     r = convert_to_tensor(repeats, dtype_hint=dtypes.int32)
     expanded = expand_dims(x, axis + 1)
 
     def multiples(count):
+        if rank is None:  # ones, and ``count`` at axis + 1, for a rank known when it runs
+            return tensor_scatter_nd_update(M.cast(M.not_equal(shape(expanded), -1), r.dtype),
+                                            [[axis + 1]], reshape(count, [1]))
         return stack([count if i == axis + 1 else constant(1, dtype=r.dtype)
                       for i in builtins.range(rank + 1)])
     if r.shape.rank == 0:
@@ -640,6 +645,13 @@ def repeat(input, repeats, axis=None, name: str | None = None) -> Tensor:
     max_repeat = M.maximum(M.reduce_max(r), constant(0, dtype=r.dtype))
     tiled = tile(expanded, multiples(max_repeat))
     return boolean_mask(tiled, sequence_mask(r, max_repeat), axis=axis, name=name or "repeat")
+
+
+def bitcast(input, type, name=None) -> Tensor:  # noqa: A002  (TensorFlow's names)
+    """``tf.bitcast``: the same bytes as ``type``; a wider input gains a last dimension of
+    the size ratio, a narrower one loses its last dimension (which must be that ratio)."""
+    return apply_op("Bitcast", [convert_to_tensor(input)], attrs={"type": as_dtype(type)},
+                    name=name or "Bitcast")
 
 
 def _normalize_axis(axis: int, rank: int) -> int:
@@ -711,17 +723,25 @@ def linspace(start, stop, num, name: str | None = None, axis: int = 0) -> Tensor
     one = constant(1, dtype=num.dtype)
     n_steps = M.maximum(M.subtract(num, one), one)
     delta = M.divide(M.subtract(expanded_stop, expanded_start), M.cast(n_steps, start.dtype))
-    rank = full.rank if full.rank is not None else 0
-    steps_shape = [1] * (rank + 1)
-    steps_shape[axis % (rank + 1)] = -1
+    count = M.cast(M.maximum(num, constant(0, dtype=num.dtype)), dtypes.int32)
+    if full.rank is not None:
+        rank = full.rank + 1
+        steps_shape = [1] * rank
+        steps_shape[axis % rank] = -1
+        sizes = stack([count if i == axis % rank else constant(-1)
+                       for i in builtins.range(rank)])  # num == 0 or 1 keeps 0 or 1 values
+        begin = zeros([rank], dtype=dtypes.int32)
+    else:  # the same vectors, for a rank known only when the op runs
+        rank = size(shape(expanded_start))
+        at = reshape(M.floormod(constant(axis), rank), [1, 1])
+        steps_shape = tensor_scatter_nd_update(fill([rank], 1), at, [-1])
+        sizes = tensor_scatter_nd_update(fill([rank], -1), at, reshape(count, [1]))
+        begin = fill([rank], 0)
     inner = reshape(M.cast(range_(one, M.maximum(n_steps, one), dtype=num.dtype), start.dtype),
                     steps_shape)
     middle = M.add(expanded_start, M.multiply(inner, delta))
     values = concat([expanded_start, middle, expanded_stop], axis)
-    count = M.cast(M.maximum(num, constant(0, dtype=num.dtype)), dtypes.int32)
-    sizes = stack([count if i == axis % (rank + 1) else constant(-1)
-                   for i in builtins.range(rank + 1)])  # num == 0 or 1 keeps 0 or 1 values
-    return slice(values, zeros([rank + 1], dtype=dtypes.int32), sizes, name=name)
+    return slice(values, begin, sizes, name=name)
 
 
 # -- sorting, unique, searchsorted -------------------------------------------------------------
@@ -733,9 +753,12 @@ def _sort_order(values, axis, direction: str, name: str):
                          f"Received: direction={direction}")
     x = convert_to_tensor(values)
     rank = x.shape.rank
-    if rank is None:
-        raise ValueError("sort: the input must have a known rank")
     axis = int(axis)
+    if rank is None:
+        if axis != -1:
+            raise ValueError("sort: the input must have a known rank to sort along an axis "
+                             "other than the last (-1)")
+        return x, apply_op("ArgSort", [x], attrs={"direction": direction}, name=name), None
     if not -rank <= axis < rank:
         raise ValueError(f"Invalid axis: {axis}")
     axis = axis + rank if axis < 0 else axis
@@ -757,6 +780,10 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None) -> 
 def sort(values, axis=-1, direction="ASCENDING", name=None) -> Tensor:
     """``tf.sort``: the values gathered in sorted order (differentiable through the gather)."""
     x, order, perm = _sort_order(values, axis, direction, "ArgSort")
+    if x.shape.rank is None:  # rows of the last axis, gathered as a batch of vectors
+        n = shape(x)[-1]
+        rows = [reshape(t, stack([constant(-1), n])) for t in (x, order)]
+        return reshape(gather(*rows, axis=1, batch_dims=1), shape(x), name=name or "sort")
     batch = x.shape.rank - 1
     out = gather(x, order, axis=batch, batch_dims=batch, name=name or "sort")
     return transpose(out, perm) if perm else out

@@ -19,8 +19,8 @@ from runtime.gradients import graph_builder
 from runtime.gradients.backprop import backprop
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
-from runtime.ops.complex_ops import real
 from runtime.ops.core import apply_op, convert_to_tensor
+from runtime.ops.math_ops import saturate_cast  # noqa: F401  (also tf.saturate_cast)
 from runtime.ops.logging_ops import Assert
 from runtime.ops.special_ops import cumprod, unsorted_segment_sum
 from runtime.ops.string_ops import as_string  # noqa: F401
@@ -74,43 +74,6 @@ def dynamic_stitch(indices, data, name=None) -> Tensor:
     zeros = A.zeros(A.concat([[size], trailing], 0), dtype=flat_vals.dtype)
     return A.tensor_scatter_nd_update(zeros, A.expand_dims(flat_idx, -1), flat_vals,
                                       name=name or "DynamicStitch")
-
-
-def saturate_cast(value, dtype, name=None) -> Tensor:
-    """``tf.saturate_cast``: casts, clamping to the range of ``dtype`` first (the bounds
-    rounded inward when the input dtype cannot hold them exactly)."""
-    x = convert_to_tensor(value)
-    dtype = as_dtype(dtype)
-    if x.dtype.is_complex and not dtype.is_complex:
-        x = real(x)
-    if x.dtype != dtype and not dtype.is_bool and not x.dtype.is_bool:
-        lo, hi = _bounds(x.dtype.numpy_dtype, dtype.numpy_dtype)
-        if lo is not None:
-            x = M.maximum(x, convert_to_tensor(lo, dtype=x.dtype))
-        if hi is not None:
-            x = M.minimum(x, convert_to_tensor(hi, dtype=x.dtype))
-    return M.cast(x, dtype, name=name or "saturate_cast")
-
-
-def _bounds(src: np.dtype, dst: np.dtype):
-    """(lo, hi) in ``src`` clamping ``src`` values into ``dst``; None where no clamp is
-    needed."""
-    info = np.iinfo if src.kind in "iu" else np.finfo
-    dinfo = np.iinfo if dst.kind in "iu" else np.finfo
-    src_lo, src_hi = info(src).min, info(src).max
-    if dst.kind == "c":
-        dst = np.dtype(np.float32 if dst == np.complex64 else np.float64)
-    dst_lo, dst_hi = dinfo(dst).min, dinfo(dst).max
-    lo = hi = None
-    if float(dst_lo) > float(src_lo):
-        lo = np.array(dst_lo).astype(src)
-        if float(lo) < float(dst_lo):
-            lo = np.nextafter(lo, src.type(0))
-    if float(dst_hi) < float(src_hi):
-        hi = np.array(dst_hi).astype(src)
-        if float(hi) > float(dst_hi):
-            hi = np.nextafter(hi, src.type(0))
-    return lo, hi
 
 
 def scalar_mul(scalar, x, name=None) -> Tensor:

@@ -16,8 +16,8 @@ from graph import dtypes
 from graph.dtypes import DType, as_dtype
 from runtime.context import current_graph
 from runtime.composite import PLAIN_ARGS, dispatching, with_fast_path
-from runtime.ops.core import (_const_name, apply_op, binary_operands, convert_to_tensor,
-                               is_tensor_like)
+from runtime.ops.core import (_const_name, apply_op, binary_operands, constant,
+                               convert_to_tensor, is_tensor_like)
 from runtime.ops.eager import binary_api, unary_api
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, Tensor
@@ -300,6 +300,48 @@ def cast(x, dtype, name=None) -> Tensor:
         return x
     return apply_op("Cast", [x], {"SrcT": x.dtype, "DstT": dtype, "Truncate": False},
                     name=name or "Cast")
+
+
+def saturate_cast(value, dtype, name=None) -> Tensor:
+    """``tf.dtypes.saturate_cast``: ``value`` clamped to the range of ``dtype``, then cast.
+
+    The bounds are the values of the input's type nearest to ``dtype``'s range from inside
+    (float32 to int32 clamps at 2147483520), so the cast never overflows; complex to real
+    keeps the real part, complex to complex clamps both parts.
+    """
+    from runtime.ops import complex_ops
+    dtype = as_dtype(dtype)
+    x = convert_to_tensor(value)
+    if x.dtype.is_complex:
+        if not dtype.is_complex:
+            x = complex_ops.real(x)
+        else:
+            part = dtypes.float32 if dtype == dtypes.complex64 else dtypes.float64
+            return complex_ops.complex(saturate_cast(complex_ops.real(x), part),
+                                       saturate_cast(complex_ops.imag(x), part), name=name)
+    low, high = _inner_limits(x.dtype, dtype)
+    if low is not None:
+        x = maximum(x, constant(low, dtype=x.dtype))
+    if high is not None:
+        x = minimum(x, constant(high, dtype=x.dtype))
+    return cast(x, dtype, name=name or "saturate_cast")
+
+
+def _inner_limits(src, dst):
+    """dst's min and max as values of src rounded inward (None where src cannot pass them)."""
+    if dst.is_bool or src.is_bool:
+        return None, None
+    limits = []
+    for bound, inward in ((dst.min, np.inf), (dst.max, -np.inf)):
+        outside = bound > src.max if inward < 0 else bound < src.min
+        if outside or bound == (src.max if inward < 0 else src.min):
+            limits.append(None)
+            continue
+        v = np.asarray(bound).astype(src.numpy_dtype)
+        if src.is_floating and (float(v) > bound if inward < 0 else float(v) < bound):
+            v = np.nextafter(v, np.asarray(inward, src.numpy_dtype))
+        limits.append(v)
+    return limits
 
 
 def _is_float_value(value) -> bool:

@@ -152,9 +152,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None) -> Te
     """``max(x, 0) - x * z + log(1 + exp(-|x|))``: the stable form of
     ``z * -log(sigmoid(x)) + (1 - z) * -log(1 - sigmoid(x))``."""
     labels, logits = _same_shape_labels(labels, logits, "sigmoid_cross_entropy_with_logits")
-    with name_scope(name or "logistic_loss"):
-        return M.add(M.subtract(M.relu(logits), M.multiply(logits, labels)),
-                     softplus(M.negative(M.abs(logits))))
+    with name_scope(name or "logistic_loss"):  # (TensorFlow's selects: its gradient at 0)
+        nonnegative = M.greater_equal(logits, A.zeros_like(logits))
+        relu_logits = M.where(nonnegative, logits, A.zeros_like(logits))
+        neg_abs_logits = M.where(nonnegative, M.negative(logits), logits)
+        return M.add(M.subtract(relu_logits, M.multiply(logits, labels)),
+                     softplus(neg_abs_logits))
 
 
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None) -> Tensor:

@@ -35,6 +35,7 @@ from runtime.tensor import SymbolicTensor
 from runtime.tensor_spec import TensorSpec, TypeSpec
 from runtime.trace_type import is_variable
 from runtime.train import checkpoint_io, object_graph
+from runtime.train.checkpoint import Checkpoint
 
 
 def save(obj, export_dir, signatures=None, options=None) -> None:
@@ -63,7 +64,10 @@ def _functions_of(obj) -> dict:
     for name in sorted(dir(type(obj))):
         if isinstance(inspect.getattr_static(type(obj), name, None), Function):
             found[name] = getattr(obj, name)
-    for name, value in sorted(getattr(obj, "__dict__", {}).items()):
+    attributes = dict(getattr(obj, "__dict__", {}))
+    if isinstance(obj, Checkpoint):  # its public attributes live in its dependencies
+        attributes.update(obj._children)
+    for name, value in sorted(attributes.items()):
         if isinstance(value, Function) and not name.startswith("__"):
             found[name] = value
     return found
@@ -149,7 +153,8 @@ class _Saver:
     def signatures(self, signatures) -> dict:
         if signatures is None:
             loaded = getattr(self.root, "__dict__", {}).get("signatures")
-            found = [f for f in _functions_of(self.root).values() if f.input_signature]
+            found = [f for f in _functions_of(self.root).values()
+                     if f.input_signature and _returns_tensors(f.get_concrete_function())]
             if isinstance(loaded, dict) and all(isinstance(f, SignatureFunction)
                                                 for f in loaded.values()):
                 signatures = {n: f.get_concrete_function() for n, f in loaded.items()}
@@ -262,6 +267,13 @@ def _tensor_leaf(value, positions):
         return {"composite": {"typespec": fmt.encode_type_spec(value._type_spec)["typespec"],
                               "tensors": tensors}}
     return None
+
+
+def _returns_tensors(concrete: ConcreteFunction) -> bool:
+    """Can this trace be a signature found without being asked for? (TensorFlow skips a
+    function returning nothing, such as a setter, when it looks for ``serving_default``.)"""
+    leaves = fmt.leaves(concrete.structured_outputs)
+    return bool(leaves) and all(_is_result(t) for t in leaves)
 
 
 def _is_result(value) -> bool:

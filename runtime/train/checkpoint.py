@@ -18,6 +18,7 @@ from runtime import context
 from runtime.module import defer, is_trackable, notify_changed, trackable_children
 from runtime.trace_type import is_variable
 from runtime.train import checkpoint_io, object_graph
+from runtime.train.data_structures import wrap
 
 
 class Checkpoint:
@@ -31,8 +32,8 @@ class Checkpoint:
                 children.setdefault(name, child)
         for name, value in kwargs.items():
             _check_trackable(name, value)
-        self._children = children
-        self._save_counter = None
+        object.__setattr__(self, "_children", {k: wrap(self, v) for k, v in children.items()})
+        object.__setattr__(self, "_save_counter", None)
 
     def _trackable_children(self) -> dict:
         out = dict(self._children)
@@ -45,6 +46,21 @@ class Checkpoint:
         if name in children:
             return children[name]
         raise AttributeError(f"'Checkpoint' object has no attribute {name!r}")
+
+    def __setattr__(self, name, value):
+        """``ckpt.x = v`` adds (or replaces) a dependency, as on TensorFlow's AutoTrackable;
+        a restore waiting for ``x`` takes it."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        self._children[name] = wrap(self, value)
+        notify_changed(self)
+
+    def __delattr__(self, name):
+        if name in self.__dict__.get("_children", {}):
+            del self._children[name]
+        else:
+            object.__delattr__(self, name)
 
     @property
     def save_counter(self):

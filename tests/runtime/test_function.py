@@ -289,7 +289,8 @@ def test_concrete_function_signature_printing():
                       "  Returns:\n    string Tensor, shape=()")
     assert repr(c.structured_input_signature) == \
         "((TensorSpec(shape=(), dtype=tf.string, name='a'),), {})"
-    assert repr(c.structured_outputs) == 'Tensor("Identity:0", shape=(), dtype=string)'
+    assert str(c.structured_outputs) == 'Tensor("Identity:0", shape=(), dtype=string)'
+    assert repr(c.structured_outputs) == "<tf.Tensor 'Identity:0' shape=() dtype=string>"
     assert f.get_concrete_function(TensorSpec([], rt.string)) is c
 
 

@@ -95,9 +95,9 @@ def test_tf_function_training_step_matches_eager_step_by_step(kind, kw):
 def test_slots_are_created_on_first_use():
     w = tf.Variable([1.0, 2.0])
     opt = optimizers.Adam()
-    assert opt.variables() == []
+    assert opt.variables == []
     opt.apply_gradients([(tf.constant([0.1, 0.1]), w)])
-    assert len(opt.variables()) == 3  # iterations, m, v
+    assert len(opt.variables) == 3  # iterations, m, v
     np.testing.assert_allclose(opt.get_slot(w, "m").numpy(), [0.01, 0.01], rtol=1e-6)
 
 

@@ -23,11 +23,13 @@ import numpy as np
 from graph import dtypes
 from graph.dtypes import as_dtype
 from runtime import nest
-from runtime.keras import initializers
+from runtime.keras import initializers, regularizers
 from runtime.module import Module, _camel_to_snake
 from runtime.name_scope import name_scope
 from runtime.ops.core import convert_to_tensor
+from runtime.ops import array_ops
 from runtime.ops.math_ops import cast
+from runtime.ops.special_ops import divide_no_nan
 from runtime.tensor import Tensor
 from runtime.variables import Variable
 
@@ -72,6 +74,7 @@ class Layer(Module):
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
+        activity_regularizer = kwargs.pop("activity_regularizer", None)
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: "
                              f"{kwargs}")
@@ -79,6 +82,9 @@ class Layer(Module):
         self._trainable = bool(trainable)
         self._dtype = as_dtype(dtype or dtypes.float32)
         self._own_weights: list[Variable] = []
+        self._losses: list[Tensor] = []
+        self._weight_regularizers: dict = {}  # resource id -> regularizer of an own weight
+        self.activity_regularizer = regularizers.get(activity_regularizer)
         self._output_shape = None
         self.built = False
         if input_dim is not None and input_shape is None:
@@ -111,9 +117,9 @@ class Layer(Module):
                    name=None):
         """Creates a Variable of this layer (``initializer`` defaults as in Keras: glorot
         uniform for floats, zeros otherwise)."""
-        if regularizer is not None or constraint is not None:
-            raise NotImplementedError("weight regularizers and constraints are not supported; "
-                                      "add the penalty to your loss in the training loop")
+        if constraint is not None:
+            raise NotImplementedError("weight constraints are not supported; apply them in "
+                                      "the training loop (v.assign(tf.clip_by_norm(v, m)))")
         dtype = as_dtype(dtype or self._dtype)
         shape = () if shape is None else tuple(int(d) for d in shape)
         if initializer is None:
@@ -123,6 +129,9 @@ class Layer(Module):
         v = Variable(lambda: init(shape, dtype=dtype), trainable=trainable, dtype=dtype,
                      name=f"{self.name}/{name}")
         self._own_weights.append(v)
+        regularizer = regularizers.get(regularizer)
+        if regularizer is not None:
+            self.__dict__.setdefault("_weight_regularizers", {})[v._resource] = regularizer
         return v
 
     def _layers(self) -> list["Layer"]:
@@ -211,6 +220,33 @@ class Layer(Module):
     def count_params(self) -> int:
         return int(sum(np.prod(v.shape.as_list(), dtype=np.int64) for v in self.weights))
 
+    # -- losses ----------------------------------------------------------------------------
+    def add_loss(self, loss) -> None:
+        """Adds scalar loss tensors (from ``call`` or ``build``) to ``losses``; the outermost
+        layer call starts the list afresh, as Keras 3 does."""
+        losses = nest.flatten(loss)
+        for x in losses:
+            if not isinstance(x, Tensor):
+                raise ValueError("`add_loss()` can only be called from inside `build()` or "
+                                 f"`call()`, on a tensor input. Received invalid value: {x}")
+        self.__dict__.setdefault("_losses", []).extend(losses)
+
+    @property
+    def losses(self) -> list:
+        """The losses added by this layer and the layers it holds during the last call, then
+        the penalties of the regularized trainable weights (computed now)."""
+        out, penalties = [], {}
+        for layer in [self] + self._flat_layers():
+            out.extend(layer.__dict__.get("_losses", ()))
+            penalties.update(layer.__dict__.get("_weight_regularizers", {}))
+        out.extend(penalties[v._resource](v) for v in self.trainable_weights
+                   if v._resource in penalties)
+        return out
+
+    def _clear_losses(self) -> None:
+        for layer in [self] + self._flat_layers():
+            layer.__dict__.get("_losses", []).clear()
+
     # -- building and calling -----------------------------------------------------------
     def build(self, input_shape) -> None:
         """Creates the weights for inputs of ``input_shape`` (a tuple; None for unknown)."""
@@ -256,6 +292,8 @@ class Layer(Module):
                     isinstance(v, (Tensor, Variable, np.ndarray)) for v in nest.flatten(first)):
                 first = self._convert_input(np.asarray(first))  # nested numbers: one tensor
             args = (nest.map_structure(self._convert_input, first),) + args[1:]
+        if not _call_context.training:  # the outermost layer call
+            self._clear_losses()
         if not self.built:
             self._build_from(args[0] if args else None)
         params = self._call_params()
@@ -278,10 +316,22 @@ class Layer(Module):
         finally:
             _call_context.training.pop()
         first = nest.flatten(outputs)
+        if self.__dict__.get("activity_regularizer") is not None:
+            self._add_activity_losses(first)
         if first and hasattr(first[0], "shape"):
             self._output_shape = tuple(first[0].shape.as_list()) if first[0].shape.rank \
                 is not None else None
         return outputs
+
+    def _add_activity_losses(self, outputs) -> None:
+        """The activity penalty of each output, divided by its batch size (Keras 3)."""
+        for output in outputs:
+            if isinstance(output, Tensor):
+                loss = self.activity_regularizer(output)
+                if output.shape.rank != 0:
+                    batch = cast(array_ops.shape(output)[0], loss.dtype)
+                    loss = divide_no_nan(loss, batch)
+                self.add_loss(loss)
 
     def _build_from(self, inputs) -> None:
         shapes = nest.map_structure(
@@ -292,7 +342,10 @@ class Layer(Module):
 
     # -- configuration ----------------------------------------------------------------
     def get_config(self) -> dict:
-        return {"name": self.name, "trainable": self.trainable, "dtype": self._dtype.name}
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self._dtype.name}
+        if self.__dict__.get("activity_regularizer") is not None:
+            config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
+        return config
 
     @classmethod
     def from_config(cls, config: dict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from graph import dtypes
-from runtime.keras import activations, initializers
+from runtime.keras import activations, initializers, regularizers
 from runtime.keras.layers.base import Layer
 from runtime.ops import array_ops, math_ops, nn_ops, random_ops
 from runtime.ops.core import convert_to_tensor
@@ -15,7 +15,8 @@ class Dense(Layer):
     """``activation(inputs @ kernel + bias)`` on the last axis of the inputs."""
 
     def __init__(self, units, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive "
@@ -25,6 +26,8 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel = self.bias = None
 
     def build(self, input_shape):
@@ -33,10 +36,11 @@ class Dense(Layer):
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be "
                              f"defined. Found None. Full input shape received: {input_shape}")
         self.kernel = self.add_weight(shape=(last, self.units),
-                                      initializer=self.kernel_initializer, name="kernel")
+                                      initializer=self.kernel_initializer, name="kernel",
+                                      regularizer=self.kernel_regularizer)
         if self.use_bias:
             self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
-                                        name="bias")
+                                        name="bias", regularizer=self.bias_regularizer)
         self.built = True
 
     def call(self, inputs):
@@ -58,7 +62,9 @@ class Dense(Layer):
         return {**super().get_config(), "units": self.units,
                 "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer)}
 
 
 class Activation(Layer):

@@ -217,8 +217,9 @@ class Nadam(_AdamFamily):
             self._u_product = Variable(np.ones((), dtype), trainable=False, name="u_product")
         super()._create_all_weights(var_list)
 
+    @property
     def variables(self) -> list:
-        found = super().variables()
+        found = super().variables
         return found + ([] if self._u_product is None else [self._u_product])
 
     def _momentum_at(self, step, dtype):

@@ -1,0 +1,18 @@
+"""``tf.keras.utils``: what custom training loops use from it."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from runtime.ops.random_ops import set_seed
+
+
+def set_random_seed(seed) -> None:
+    """Seeds Python's ``random``, NumPy's global generator and TensorFlow's global seed at once,
+    so that a program is reproducible (``tf.keras.utils.set_random_seed``)."""
+    if not isinstance(seed, int):
+        raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} (of type {type(seed)})")
+    random.seed(seed)
+    np.random.seed(seed)
+    set_seed(seed)
