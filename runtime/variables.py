@@ -20,6 +20,7 @@ from graph.errors import InvalidArgumentError
 from graph.shapes import TensorShape, as_shape
 from graph.registry import get_op
 from runtime import context
+from runtime import name_scope as _name_scope
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.ops import operators
 from runtime.origin import current_origin
@@ -77,6 +78,8 @@ class Variable:
             hook(self)
         if initial_value is None:
             raise ValueError("tf.Variable needs an initial_value")
+        graph = context.current_graph()  # (its name scope prefixes the name, as TensorFlow's)
+        scope = _name_scope.current_eager_scope() if graph is None else graph.scope_prefix
         with context.init_scope():  # state is created once, outside any graph being built
             if callable(initial_value):
                 initial_value = initial_value()
@@ -94,7 +97,7 @@ class Variable:
         self._trainable = bool(trainable)
         self._constraint = constraint
         self._synchronization, self._aggregation = synchronization, aggregation
-        self._name = f"{name or 'Variable'}:0"
+        self._name = f"{scope}{name or 'Variable'}:0"
         self._resource = resources.new_resource(np.array(value.numpy(), dtype=self._dtype
                                                          .numpy_dtype))
         _BY_RESOURCE[self._resource] = self

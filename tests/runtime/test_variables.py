@@ -237,3 +237,22 @@ def test_variable_takes_tensorflow_keyword_arguments():
     assert v.aggregation is tf.VariableAggregation.NONE
     with pytest.raises(ValueError, match="must be a callable"):
         tf.Variable(1.0, constraint=3)
+
+
+def test_variable_names_take_the_enclosing_name_scope():
+    # TensorFlow 2.21: scope/w:0, scope/Variable:0, mod/v:0 (before: w:0, Variable:0, v:0);
+    # a Keras weight is named by its layer alone.
+    import autograph as tf
+    with tf.name_scope("scope"):
+        w, u = tf.Variable(1.0, name="w"), tf.Variable(1.0)
+        layer = tf.keras.layers.Dense(1, name="dense")
+        layer(tf.ones([1, 2]))
+    assert (w.name, u.name) == ("scope/w:0", "scope/Variable:0")
+    assert layer.kernel.name == "dense/kernel:0"
+
+    class Scoped(tf.Module):
+        def __init__(self):
+            super().__init__(name="mod")
+            with self.name_scope:
+                self.v = tf.Variable(1.0, name="v")
+    assert Scoped().v.name == "mod/v:0"

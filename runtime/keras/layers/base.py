@@ -126,8 +126,9 @@ class Layer(Module):
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
         name = name or f"variable_{len(self._own_weights)}"
-        v = Variable(lambda: init(shape, dtype=dtype), trainable=trainable, dtype=dtype,
-                     name=f"{self.name}/{name}")
+        with name_scope(""):  # (a weight is named by its layer, not the enclosing scope)
+            v = Variable(lambda: init(shape, dtype=dtype), trainable=trainable, dtype=dtype,
+                         name=f"{self.name}/{name}")
         self._own_weights.append(v)
         regularizer = regularizers.get(regularizer)
         if regularizer is not None:
