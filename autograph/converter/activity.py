@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.naming import BLOCKS, LEAVES
+from autograph.converter.naming import BLOCKS, push_children
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -179,15 +179,7 @@ def reads(node) -> set[str]:
             continue
         if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name):
             names.add(n.target.id)
-        for v in n.__dict__.values():
-            if type(v) in LEAVES:
-                continue
-            if v.__class__ is list:
-                for c in v:
-                    if isinstance(c, gast.AST):
-                        stack.append(c)
-            elif isinstance(v, gast.AST):
-                stack.append(v)
+        push_children(n, stack)
     return names
 
 
@@ -209,15 +201,7 @@ def loads_name(node, name: str) -> bool:
             return True
         if isinstance(n, gast.Constant):
             continue
-        for v in n.__dict__.values():
-            if type(v) in LEAVES:
-                continue
-            if v.__class__ is list:
-                for c in v:
-                    if isinstance(c, gast.AST):
-                        stack.append(c)
-            elif isinstance(v, gast.AST):
-                stack.append(v)
+        push_children(n, stack)
     return False
 
 
@@ -294,16 +278,8 @@ def _assigned(node, composite: bool, walrus: bool = True) -> list[str]:
             continue
         elif isinstance(n, _NO_ENTER) or isinstance(n, (gast.Name, gast.Constant)):
             continue
-        children = []
-        for v in n.__dict__.values():
-            if type(v) in LEAVES:
-                continue
-            if v.__class__ is list:
-                for c in v:
-                    if isinstance(c, gast.AST):
-                        children.append(c)
-            elif isinstance(v, gast.AST):
-                children.append(v)
+        children: list = []
+        push_children(n, children)
         stack.extend(reversed(children))
     return out
 
@@ -348,13 +324,5 @@ def nested_scopes(fn) -> list:
             continue
         if isinstance(node, (gast.Name, gast.Constant)):
             continue
-        for v in node.__dict__.values():
-            if type(v) in LEAVES:
-                continue
-            if v.__class__ is list:
-                for c in v:
-                    if isinstance(c, gast.AST):
-                        stack.append(c)
-            elif isinstance(v, gast.AST):
-                stack.append(v)
+        push_children(node, stack)
     return out

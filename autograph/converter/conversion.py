@@ -26,7 +26,7 @@ from autograph.converter import (asserts, break_statements, call_trees,
                                  conditional_expressions, continue_statements, control_flow,
                                  finally_jumps, functions, lists, logical_expressions,
                                  return_statements, templates)
-from autograph.converter.naming import LEAVES, Namer
+from autograph.converter.naming import Namer, push_children
 from autograph.converter.options import DEFAULT, ConversionOptions
 from autograph.converter.parser import Source, parse_function
 from autograph.converter.transformer import Context, Transformer
@@ -81,15 +81,7 @@ def _assigns(nodes: list) -> bool:
             return True
         if isinstance(n, (gast.Lambda, gast.FunctionDef, gast.ClassDef)):
             continue
-        for v in n.__dict__.values():
-            if type(v) in LEAVES:
-                continue
-            if v.__class__ is list:
-                for c in v:
-                    if isinstance(c, gast.AST):
-                        stack.append(c)
-            elif isinstance(v, gast.AST):
-                stack.append(v)
+        push_children(n, stack)
     return False
 
 

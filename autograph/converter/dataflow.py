@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.naming import BLOCKS, LEAVES
+from autograph.converter.naming import BLOCKS, push_children
 
 from autograph.converter.activity import (_target_symbols, modified_names, modified_symbols,
                                           nested_scopes, reads, scope_declarations,
@@ -136,15 +136,7 @@ class FunctionAnalysis:
                 continue
             if cls is gast.AugAssign and n.target.__class__ is gast.Name:
                 names.add(n.target.id)
-            for v in n.__dict__.values():
-                if type(v) in LEAVES:
-                    continue
-                if v.__class__ is list:
-                    for c in v:
-                        if isinstance(c, gast.AST):
-                            stack.append(c)
-                elif isinstance(v, gast.AST):
-                    stack.append(v)
+            push_children(n, stack)
         found = self._reads[id(node)] = (loads, names)
         return found
 

@@ -13,6 +13,22 @@ LEAVES = frozenset({int, str, bool, float, complex, bytes, type(None), type(...)
                     frozenset} | {c for c in vars(gast).values()
                                   if isinstance(c, type) and issubclass(c, _MARKERS)})
 
+
+
+def push_children(node, stack: list) -> None:
+    """Appends ``node``'s child nodes to ``stack`` in field order: the one step every walk
+    of the converter's analyses takes (a plain loop: it runs for every node of a tree)."""
+    for v in node.__dict__.values():
+        if type(v) in LEAVES:
+            continue
+        if v.__class__ is list:
+            for c in v:
+                if isinstance(c, gast.AST):
+                    stack.append(c)
+        elif isinstance(v, gast.AST):
+            stack.append(v)
+
+
 # Statement class -> the fields holding its nested blocks: the statement walks look up only
 # the fields a node has (most statements have none).
 BLOCKS = {c: tuple(f for f in ("body", "orelse", "finalbody", "handlers") if f in c._fields)
@@ -34,15 +50,7 @@ def suspends(scope) -> bool:
             return True
         if isinstance(node, _SCOPES):
             continue
-        for v in node.__dict__.values():
-            if type(v) in LEAVES:
-                continue
-            if v.__class__ is list:
-                for c in v:
-                    if isinstance(c, gast.AST):
-                        stack.append(c)
-            elif isinstance(v, gast.AST):
-                stack.append(v)
+        push_children(node, stack)
     return False
 
 
