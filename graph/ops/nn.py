@@ -730,14 +730,21 @@ register_op("MaxPoolWithArgmax", _pool_argmax_infer, _max_pool_with_argmax,
             kernel_attrs=("ksize", "strides", "padding", "Targmax", "include_batch_in_index"))
 
 
-def _ctc_greedy_infer(inputs, attrs):
-    expect_arity("CTCGreedyDecoder", inputs, 2)
+def _decoder_inputs(op: str, inputs):
+    """A CTC decoder's float [time, batch, classes] logits and int32 [batch] lengths; the
+    logits and their dimensions (None where unknown)."""
+    expect_arity(op, inputs, 2)
     logits, lengths = inputs
-    check_dtype("CTCGreedyDecoder", logits, "f")
-    dims = _check_rank("CTCGreedyDecoder", logits, 3, "inputs") or [None] * 3
+    check_dtype(op, logits, "f")
+    dims = _check_rank(op, logits, 3, "inputs") or [None] * 3
     if lengths.dtype != int32:
-        raise _error(f"CTCGreedyDecoder: sequence_length must be int32, got {lengths.dtype.name}")
-    _check_rank("CTCGreedyDecoder", lengths, 1, "sequence_length")
+        raise _error(f"{op}: sequence_length must be int32, got {lengths.dtype.name}")
+    _check_rank(op, lengths, 1, "sequence_length")
+    return logits, dims
+
+
+def _ctc_greedy_infer(inputs, attrs):
+    logits, dims = _decoder_inputs("CTCGreedyDecoder", inputs)
     return [TensorType(int64, TensorShape([None, 2])), TensorType(int64, TensorShape([None])),
             TensorType(int64, TensorShape([2])),
             TensorType(logits.dtype, TensorShape([dims[1], 1]))]
@@ -1050,12 +1057,7 @@ def _beam_search(logits, beam_width: int, top_paths: int):
 
 
 def _beam_infer(inputs, attrs):
-    expect_arity("CTCBeamSearchDecoder", inputs, 2)
-    logits, lengths = inputs
-    check_dtype("CTCBeamSearchDecoder", logits, "f")
-    dims = _check_rank("CTCBeamSearchDecoder", logits, 3, "inputs") or [None] * 3
-    if lengths.dtype != int32:
-        raise _error("CTCBeamSearchDecoder: sequence_length must be int32")
+    logits, dims = _decoder_inputs("CTCBeamSearchDecoder", inputs)
     top, width = int(attrs["top_paths"]), int(attrs["beam_width"])
     if top < 1 or width < top:
         raise _error(f"CTCBeamSearchDecoder: need 0 < top_paths <= beam_width, got top_paths "
