@@ -138,7 +138,9 @@ def summarize_value(value, summarize: int = 3, print_v2: bool = True) -> str:
     arr = np.asarray(value)
     if arr.ndim == 0:
         return format_element(arr[()], print_v2)
-    limit = arr.size if summarize is None or summarize < 0 else summarize
+    # (TensorFlow's SummarizeValue: at most as many as there are, so an empty tensor
+    # with rows prints "[" "...]" around its row spacing, as TensorFlow does)
+    limit = arr.size if summarize is None or summarize < 0 else min(summarize, arr.size)
     if not print_v2:
         return _legacy(arr, limit)
     out: list[str] = []

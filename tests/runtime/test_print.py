@@ -183,3 +183,15 @@ def test_string_ops_staged():
         out = compile_graph(graph, backend=backend)(*feeds)
         assert out[0].tolist() == [b"abab", b"cc"] and out[1].tolist() == [2, 1]
         assert out[2].tolist() == [b"ab!", b"c!"] and out[3][()] == b'["ab" "c"]'
+
+
+@pytest.mark.parametrize("shape, text", [
+    ([0], "[]"), ([0, 2], "[]"), ([0, 0], "[]"),
+    ([2, 0], "[\n ...]"), ([1, 0], "[\n ...]"),
+    ([2, 0, 3], "[\n\n ...]"), ([2, 3, 0], "[\n\n ...]"),
+])
+def test_print_of_an_empty_tensor_with_rows_is_tensorflow_s(shape, text, capsys):
+    # Recorded from TensorFlow 2.21's tf.print; "[[]\n []]" was printed before.
+    tf.print(tf.zeros(shape), output_stream=sys.stdout)
+    tf.print(tf.zeros(shape, tf.int32), summarize=-1, output_stream=sys.stdout)
+    assert capsys.readouterr().out == f"{text}\n{text}\n"
