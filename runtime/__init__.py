@@ -78,3 +78,4 @@ from runtime.gradients import NotDifferentiable as no_gradient, RegisterGradient
 double, half = float64, float16
 _dispatch_api(globals())  # tf.add, tf.reduce_sum... on RaggedTensor / SparseTensor arguments
 from runtime import experimental  # noqa: F401,E402  (tf.experimental.ExtensionType...)
+from runtime import summary  # noqa: F401,E402  (tf.summary)
