@@ -536,7 +536,7 @@ register_op("DrawBoundingBoxesV2", _draw_boxes_infer, _draw_boxes)
 
 # -- PNG ------------------------------------------------------------------------------------
 # A small codec on the standard library's zlib: every colour type, bit depths 1-16, no
-# interlacing. Encoding writes unfiltered rows (valid PNG; the bytes differ from libpng's).
+# interlacing. Encoding writes libpng's bytes, as TensorFlow's encoder does (below).
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PNG_CHANNELS = {0: 1, 2: 3, 3: 3, 4: 2, 6: 4}  # colour type -> samples per pixel (palette: RGB)
@@ -547,22 +547,79 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
             + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
 
 
-def _encode_png(image, compression=-1):
-    image = np.asarray(image)
-    if image.ndim != 3 or image.shape[2] not in (1, 2, 3, 4):
-        raise InvalidArgumentError(message=f"image must be 3-dimensional with 1-4 channels, "
-                                           f"got shape{list(image.shape)}")
+# TensorFlow's PNG encoder (libpng, zlib memLevel 9) picks each row's filter by libpng's
+# heuristic (the least sum of |byte| read as signed, None < Sub < Up < Average < Paeth on
+# ties; palette and sub-byte images are unfiltered), compresses with Z_FILTERED, a window
+# shrunk to fit small images (its header byte then shrunk to the image's size), and cuts the
+# stream into 8192-byte IDAT chunks.
+
+def _paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = np.abs(p - a), np.abs(p - b), np.abs(p - c)
+    return np.where((pa <= pb) & (pa <= pc), a, np.where(pb <= pc, b, c))
+
+
+def _filtered_rows(raw: np.ndarray, bpp: int) -> bytes:
+    """Each row (uint8, ``[height, rowbytes]``) behind its filter byte, chosen as libpng
+    chooses it."""
+    x = raw.astype(np.int32)
+    up = np.vstack([np.zeros_like(x[:1]), x[:-1]])
+    left = np.hstack([np.zeros_like(x[:, :bpp]), x[:, :-bpp]])
+    upleft = np.hstack([np.zeros_like(up[:, :bpp]), up[:, :-bpp]])
+    candidates = np.stack([x, x - left, x - up, x - ((left + up) >> 1),
+                           x - _paeth(left, up, upleft)]) & 0xFF
+    cost = np.where(candidates < 128, candidates, 256 - candidates).sum(axis=2)
+    best = np.argmin(cost, axis=0)  # the first of equal sums
+    rows = candidates[best, np.arange(len(raw))].astype(np.uint8)
+    return np.hstack([best[:, None].astype(np.uint8), rows]).tobytes()
+
+
+def encode_png(image: np.ndarray, compression: int = -1) -> bytes:
+    """A ``[height, width, channels]`` uint8/uint16 image as the PNG bytes TensorFlow writes."""
     height, width, channels = image.shape
     depth = 16 if image.dtype == np.uint16 else 8
-    colour = {1: 0, 2: 4, 3: 2, 4: 6}[channels]
-    header = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0)
-    rows = image.astype(">u2" if depth == 16 else np.uint8).reshape(height, -1).view(np.uint8)
-    raw = np.concatenate([np.zeros((height, 1), np.uint8), rows], axis=1).tobytes()
-    level = 6 if compression == -1 else int(compression)
-    out = np.empty((), dtype=object)
-    out[()] = (_PNG_SIGNATURE + _png_chunk(b"IHDR", header)
-               + _png_chunk(b"IDAT", zlib.compress(raw, level)) + _png_chunk(b"IEND", b""))
-    return out
+    header = struct.pack(">IIBBBBB", width, height, depth, {1: 0, 2: 4, 3: 2, 4: 6}[channels],
+                         0, 0, 0)
+    raw = image.astype(">u2" if depth == 16 else np.uint8).reshape(height, -1).view(np.uint8)
+    data = _filtered_rows(raw, channels * depth // 8) if raw.size else b""
+    size = (raw.shape[1] + 1) * height
+    bits = 15
+    if size <= 16384:
+        while size + 262 <= 1 << (bits - 1):
+            bits -= 1
+    packer = zlib.compressobj(6 if compression == -1 else compression, zlib.DEFLATED,
+                              max(bits, 9), 9, zlib.Z_FILTERED)
+    stream = bytearray(packer.compress(data) + packer.flush())
+    if size <= 16384 and stream[0] & 0x0F == 8 and stream[0] >> 4 <= 7:
+        cinfo = stream[0] >> 4
+        half = 1 << (cinfo + 7)
+        if size <= half:
+            while True:
+                half >>= 1
+                cinfo -= 1
+                if not (cinfo > 0 and size <= half):
+                    break
+            stream[0] = (stream[0] & 0x0F) | cinfo << 4
+            flags = stream[1] & 0xE0
+            stream[1] = flags + 0x1F - ((stream[0] << 8) + flags) % 0x1F
+    chunks = [_png_chunk(b"IDAT", bytes(stream[i:i + 8192]))
+              for i in range(0, len(stream), 8192)]
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + b"".join(chunks)
+            + _png_chunk(b"IEND", b""))
+
+
+def _encode_png(image, compression=-1):
+    """``EncodePng``: one PNG per ``[height, width, channels]`` image of a (batch of) images."""
+    image = np.asarray(image)
+    if image.ndim < 3:
+        raise InvalidArgumentError(message=f"images must be at least rank 3{list(image.shape)}")
+    if image.shape[-1] not in (1, 2, 3, 4):
+        raise InvalidArgumentError(message=f"image must have 1, 2, 3, or 4 channels, got "
+                                           f"{image.shape[-1]}")
+    images = image.reshape((-1,) + image.shape[-3:])
+    out = np.empty(len(images), dtype=object)
+    out[:] = [encode_png(one, int(compression)) for one in images]
+    return out.reshape(image.shape[:-3])
 
 
 def _png_unfilter(data: bytes, height: int, stride: int, bpp: int) -> np.ndarray:
@@ -668,10 +725,12 @@ def _encode_png_infer(inputs, attrs):
     if image.dtype not in (uint8, uint16):
         raise InvalidArgumentError(message=f"EncodePng takes uint8 or uint16 images, got "
                                            f"{image.dtype.name}")
-    if image.shape.rank not in (None, 3):
-        raise InvalidArgumentError(message=f"image must be 3-dimensional, got "
-                                           f"shape{list(image.shape.as_tuple())}")
-    return [TensorType(string, TensorShape([]))]
+    if image.shape.rank is None:
+        return [TensorType(string, TensorShape(None))]
+    if image.shape.rank < 3:
+        raise InvalidArgumentError(message=f"images must be at least rank 3"
+                                           f"{list(image.shape.as_tuple())}")
+    return [TensorType(string, image.shape[:-3])]
 
 
 def _decode_png_infer(inputs, attrs):

@@ -28,7 +28,6 @@ import socket
 import struct
 import threading
 import time
-import zlib
 
 import numpy as np
 
@@ -289,93 +288,3 @@ def _encode_wav(audio, sample_rate):
 
 
 register_op("EncodeWav", _encode_wav_infer, _encode_wav)
-
-
-# -- PNG as libpng writes it -----------------------------------------------------------------
-# TensorFlow's PNG encoder (libpng, zlib memLevel 9) picks each row's filter by libpng's
-# heuristic (the least sum of |byte| read as signed, None < Sub < Up < Average < Paeth on
-# ties; palette and sub-byte images are unfiltered), compresses with Z_FILTERED, a window
-# shrunk to fit small images (its header byte then shrunk to the image's size), and cuts the
-# stream into 8192-byte IDAT chunks.
-
-def _paeth(a, b, c):
-    p = a + b - c
-    pa, pb, pc = np.abs(p - a), np.abs(p - b), np.abs(p - c)
-    return np.where((pa <= pb) & (pa <= pc), a, np.where(pb <= pc, b, c))
-
-
-def _filtered_rows(raw: np.ndarray, bpp: int) -> bytes:
-    """Each row (uint8, ``[height, rowbytes]``) behind its filter byte, chosen as libpng
-    chooses it."""
-    x = raw.astype(np.int32)
-    up = np.vstack([np.zeros_like(x[:1]), x[:-1]])
-    left = np.hstack([np.zeros_like(x[:, :bpp]), x[:, :-bpp]])
-    upleft = np.hstack([np.zeros_like(up[:, :bpp]), up[:, :-bpp]])
-    candidates = np.stack([x, x - left, x - up, x - ((left + up) >> 1),
-                           x - _paeth(left, up, upleft)]) & 0xFF
-    cost = np.where(candidates < 128, candidates, 256 - candidates).sum(axis=2)
-    best = np.argmin(cost, axis=0)  # the first of equal sums
-    rows = candidates[best, np.arange(len(raw))].astype(np.uint8)
-    return np.hstack([best[:, None].astype(np.uint8), rows]).tobytes()
-
-
-def encode_png(image: np.ndarray, compression: int = -1) -> bytes:
-    """A ``[height, width, channels]`` uint8/uint16 image as the PNG bytes TensorFlow writes."""
-    height, width, channels = image.shape
-    depth = 16 if image.dtype == np.uint16 else 8
-    header = struct.pack(">IIBBBBB", width, height, depth, {1: 0, 2: 4, 3: 2, 4: 6}[channels],
-                         0, 0, 0)
-    raw = image.astype(">u2" if depth == 16 else np.uint8).reshape(height, -1).view(np.uint8)
-    data = _filtered_rows(raw, channels * depth // 8) if raw.size else b""
-    size = (raw.shape[1] + 1) * height
-    bits = 15
-    if size <= 16384:
-        while size + 262 <= 1 << (bits - 1):
-            bits -= 1
-    packer = zlib.compressobj(6 if compression == -1 else compression, zlib.DEFLATED,
-                              max(bits, 9), 9, zlib.Z_FILTERED)
-    stream = bytearray(packer.compress(data) + packer.flush())
-    if size <= 16384 and stream[0] & 0x0F == 8 and stream[0] >> 4 <= 7:
-        cinfo = stream[0] >> 4
-        half = 1 << (cinfo + 7)
-        if size <= half:
-            while True:
-                half >>= 1
-                cinfo -= 1
-                if not (cinfo > 0 and size <= half):
-                    break
-            stream[0] = (stream[0] & 0x0F) | cinfo << 4
-            flags = stream[1] & 0xE0
-            stream[1] = flags + 0x1F - ((stream[0] << 8) + flags) % 0x1F
-    chunks = [_png_chunk(b"IDAT", bytes(stream[i:i + 8192]))
-              for i in range(0, len(stream), 8192)]
-    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + b"".join(chunks)
-            + _png_chunk(b"IEND", b""))
-
-
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
-    return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-
-def _encode_png_batch_infer(inputs, attrs):
-    (images,) = inputs
-    if images.dtype not in (dtypes.uint8, dtypes.uint16) or images.shape.rank not in (None, 4):
-        raise InvalidArgumentError(message=f"EncodePng: images must be a 4-D uint8 or uint16 "
-                                           f"batch, got {images.dtype.name} of shape "
-                                           f"{images.shape}")
-    batch = None if images.shape.rank is None else images.shape[0]
-    return [TensorType(dtypes.string, TensorShape([batch]))]
-
-
-def _encode_png_batch(images, compression=-1):
-    images = np.asarray(images)
-    if not 1 <= images.shape[3] <= 4:
-        raise InvalidArgumentError(message=f"image must have 1, 2, 3, or 4 channels, got "
-                                           f"{images.shape[3]}")
-    out = np.empty(len(images), dtype=object)
-    out[:] = [encode_png(image, compression) for image in images]
-    return out
-
-
-register_op("EncodePngBatch", _encode_png_batch_infer, _encode_png_batch)

@@ -117,7 +117,8 @@ def image(name, data, step=None, max_outputs=3, description=None):
             debugging.assert_rank(data, 4)
             debugging.assert_non_negative(max_outputs)
             images = convert_image_dtype(data, dtypes.uint8, saturate=True)
-            pngs = apply_op("EncodePngBatch", [images[:max_outputs]], name="EncodePng")
+            pngs = apply_op("EncodePng", [images[:max_outputs]], {"compression": -1},
+                            name="EncodePng")
             shape = array_ops.shape(images)
             dimensions = array_ops.stack([as_string(shape[2], name="width"),
                                           as_string(shape[1], name="height")])

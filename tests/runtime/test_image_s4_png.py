@@ -58,3 +58,31 @@ def test_errors():
         tf.image.decode_png(b"not a png")
     with pytest.raises(tf.errors.InvalidArgumentError, match="uint8 or uint16"):
         tf.image.encode_png(np.zeros((2, 2, 3), np.float32))
+
+
+# tf.io.encode_png bytes from TensorFlow 2.21 (libpng's row filters and zlib window): RGB
+# uint8 and grey+alpha uint16. Unfiltered rows were written before (a valid, different PNG).
+_TF_RGB = ("89504e470d0a1a0a0000000d49484452000000040000000308020000003b9639910000001449444154089963"
+           "646064628601161e1e1eec1c000bf500a6fa706ba30000000049454e44ae426082")
+_TF_GA16 = ("89504e470d0a1a0a0000000d49484452000000060000000310040000004a986a330000003e4944415408996"
+            "3666060bdc3bd835f4d48449449e283f43dd9330abb9435d4c458dc02dc037802b87770efe0e1e0e1e0e1e0"
+            "81f258dc02dc02105c842400959b1068cf232c660000000049454e44ae426082")
+
+
+def test_encode_png_writes_tensorflow_s_bytes():
+    rgb = np.arange(2 * 3 * 4 * 3, dtype=np.uint8).reshape(2, 3, 4, 3)
+    assert tf.io.encode_png(rgb[0]).numpy().hex() == _TF_RGB
+    grey_alpha = (np.arange(36, dtype=np.uint16) * 1500).reshape(3, 6, 2)
+    assert tf.io.encode_png(grey_alpha).numpy().hex() == _TF_GA16
+
+
+def test_encode_png_takes_batches_as_tensorflow_does():
+    rgb = np.arange(2 * 3 * 4 * 3, dtype=np.uint8).reshape(2, 3, 4, 3)
+    batch = tf.io.encode_png(rgb)
+    assert batch.shape == (2,) and batch.numpy()[0].hex() == _TF_RGB
+    assert tf.function(tf.io.encode_png)(tf.constant(rgb)).shape == (2,)
+    assert tf.image.encode_png(np.zeros((1, 2, 2, 2, 1), np.uint8)).shape == (1, 2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="images must be at least rank 3"):
+        tf.io.encode_png(np.zeros((2, 2), np.uint8))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="1, 2, 3, or 4 channels, got 5"):
+        tf.io.encode_png(np.zeros((2, 2, 5), np.uint8))

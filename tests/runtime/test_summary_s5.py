@@ -13,7 +13,8 @@ import pytest
 
 import autograph as tf
 from graph.ops.records import read_records
-from graph.ops.summary import encode_png, parse_event
+from graph.ops.image import encode_png
+from graph.ops.summary import parse_event
 
 
 # -- the summaries TensorFlow wrote (its records without the leading wall_time field) -------
