@@ -2,6 +2,6 @@
 activations, losses, metrics, optimizers and their learning-rate schedules, and
 ``utils.set_random_seed``."""
 from runtime.keras import (activations, initializers, layers, losses, metrics,  # noqa: F401
-                           models, optimizers, regularizers, utils)
+                           models, optimizers, random, regularizers, utils)
 from runtime.keras.layers.base import KerasTensor  # noqa: F401
 from runtime.keras.models import Input, Model, Sequential  # noqa: F401

@@ -1,12 +1,13 @@
-"""``tf.keras.initializers``: the values new weights start from (Keras 3's rules).
+"""``tf.keras.initializers``: the values new weights start from, drawn as Keras 3 draws them.
 
-An initializer is called with a shape and dtype and returns a tensor. As in
-Keras 3, a random initializer is deterministic per instance: called twice it
-returns the same values (a seeded one always does; an unseeded one draws its
-seed once, at construction — from ``tf.random.set_seed``'s sequence when a
-global seed is set, so a program that sets it builds the same weights on
-every run). Values are drawn with numpy's generator, so they equal
-TensorFlow's in distribution, not bit for bit.
+An initializer is called with a shape and dtype and returns a tensor. A random
+initializer draws through ``tf.keras.random`` (stateless ops), so its values are
+TensorFlow's for the same seed: an int seed gives the same values on every
+call; ``seed=None`` takes an int seed from Python's ``random`` once, when the
+initializer is made (so ``tf.keras.utils.set_random_seed`` before building a
+model gives TensorFlow's weights, layer for layer, as Keras 3 makes a layer's
+default initializers in its constructor); a ``SeedGenerator`` seed gives new
+values on every call.
 """
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import as_dtype
+from runtime.keras import random as keras_random
+from runtime.ops import array_ops, linalg_ops, math_ops
 from runtime.ops.core import constant as _constant
-from runtime.ops.random_ops import get_seed
 
 
 class Initializer:
@@ -63,125 +65,134 @@ class Constant(Initializer):
 
 
 class RandomInitializer(Initializer):
-    """Draws from numpy's generator seeded once per instance (see the module docstring)."""
+    """Holds the seed its draws use: an int or a SeedGenerator (None: one drawn now)."""
 
     def __init__(self, seed=None):
-        if seed is not None and not isinstance(seed, int):
-            raise ValueError(f"`seed` must be an integer or None, got {seed!r}")
+        self._init_seed = seed
+        if seed is None:
+            seed = keras_random.make_default_seed()
+        elif isinstance(seed, dict):  # a serialized SeedGenerator (from get_config)
+            seed = keras_random.SeedGenerator.from_config(seed.get("config", seed))
+        elif not isinstance(seed, (int, keras_random.SeedGenerator)) or isinstance(seed, bool):
+            raise ValueError("`seed` argument should be an instance of "
+                             "`keras.random.SeedGenerator()` or an integer. "
+                             f"Received: seed={seed}")
         self.seed = seed
-        global_seed, op_seed = get_seed(None)
-        if seed is not None:
-            self._entropy = [seed]
-        elif (global_seed, op_seed) != (0, 0):
-            self._entropy = [global_seed, op_seed]
-        else:
-            self._entropy = [int(np.random.SeedSequence().entropy % 2**63)]
 
-    def _values(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = as_dtype(dtype or dtypes.float32)
         if not dtype.is_floating:
             raise ValueError(f"{type(self).__name__} makes float weights, got dtype {dtype.name}")
-        rng = np.random.default_rng(self._entropy)
-        return self._sample(rng, shape).astype(dtype.numpy_dtype)
+        return self._draw(tuple(shape), dtype)
 
-    def _sample(self, rng, shape) -> np.ndarray:
-        raise NotImplementedError(f"{type(self).__name__} must define _sample")
+    def _draw(self, shape, dtype):
+        raise NotImplementedError(f"{type(self).__name__} must define _draw")
 
     def get_config(self):
-        return {"seed": self.seed}
-
-
-def _truncated_normal(rng, shape, stddev) -> np.ndarray:
-    """Normal samples redrawn until within two standard deviations (TensorFlow's rule)."""
-    out = rng.standard_normal(shape)
-    bad = np.abs(out) > 2.0
-    while bad.any():
-        out[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2.0
-    return out * stddev
+        seed = self._init_seed
+        if isinstance(seed, keras_random.SeedGenerator):
+            seed = {"module": "keras.random", "class_name": "SeedGenerator",
+                    "config": seed.get_config(), "registered_name": None}
+        return {"seed": seed}
 
 
 class RandomNormal(RandomInitializer):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        super().__init__(seed)
         self.mean, self.stddev = mean, stddev
+        super().__init__(seed)
 
-    def _sample(self, rng, shape):
-        return rng.normal(self.mean, self.stddev, shape)
+    def _draw(self, shape, dtype):
+        return keras_random.normal(shape, self.mean, self.stddev, dtype, self.seed)
 
     def get_config(self):
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+        return {**super().get_config(), "mean": self.mean, "stddev": self.stddev}
 
 
 class RandomUniform(RandomInitializer):
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
-        super().__init__(seed)
         self.minval, self.maxval = minval, maxval
+        super().__init__(seed)
 
-    def _sample(self, rng, shape):
-        return rng.uniform(self.minval, self.maxval, shape)
+    def _draw(self, shape, dtype):
+        return keras_random.uniform(shape, self.minval, self.maxval, dtype, self.seed)
 
     def get_config(self):
-        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+        return {**super().get_config(), "minval": self.minval, "maxval": self.maxval}
 
 
 class TruncatedNormal(RandomInitializer):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        super().__init__(seed)
         self.mean, self.stddev = mean, stddev
+        super().__init__(seed)
 
-    def _sample(self, rng, shape):
-        return self.mean + _truncated_normal(rng, shape, self.stddev)
+    def _draw(self, shape, dtype):
+        return keras_random.truncated_normal(shape, self.mean, self.stddev, dtype, self.seed)
 
     def get_config(self):
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+        return {**super().get_config(), "mean": self.mean, "stddev": self.stddev}
 
 
-def compute_fans(shape) -> tuple[float, float]:
-    """(fan_in, fan_out): a kernel's last two axes are (in, out), the others its receptive field."""
+def compute_fans(shape, input_axes=None, output_axes=None) -> tuple[int, int]:
+    """(fan_in, fan_out): the products over ``input_axes``/``output_axes`` when both are given;
+    else a kernel's last two axes are (in, out) and the others its receptive field."""
+    shape = tuple(shape)
+    if input_axes is not None and output_axes is not None:
+        return (int(math.prod(shape[a] for a in input_axes)),
+                int(math.prod(shape[a] for a in output_axes)))
     if len(shape) == 0:
         return 1, 1
     if len(shape) == 1:
-        return shape[0], shape[0]
+        return int(shape[0]), int(shape[0])
     receptive = math.prod(shape[:-2])
-    return shape[-2] * receptive, shape[-1] * receptive
+    return int(shape[-2] * receptive), int(shape[-1] * receptive)
 
 
 class VarianceScaling(RandomInitializer):
-    """Samples scaled by the weight's fan: the rule behind Glorot and He initialization."""
+    """Samples scaled by the weight's fan: the rule behind Glorot, He and LeCun initialization."""
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
-        super().__init__(seed)
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None,
+                 input_axes=None, output_axes=None):
         if scale <= 0.0:
-            raise ValueError(f"`scale` must be positive float. Received: scale={scale}.")
+            raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
         if mode not in ("fan_in", "fan_out", "fan_avg"):
-            raise ValueError(f"Invalid `mode` argument: {mode!r}")
-        if distribution not in ("truncated_normal", "untruncated_normal", "uniform"):
-            raise ValueError(f"Invalid `distribution` argument: {distribution!r}")
+            raise ValueError(f"Invalid `mode` argument: {mode}. Please use one of "
+                             "{'fan_in', 'fan_out', 'fan_avg'}")
+        distribution = distribution.lower()
+        if distribution == "normal":
+            distribution = "truncated_normal"
+        if distribution not in ("uniform", "truncated_normal", "untruncated_normal"):
+            raise ValueError(f"Invalid `distribution` argument: {distribution}.Please use one of "
+                             "{'uniform', 'truncated_normal', 'untruncated_normal'}")
         self.scale, self.mode, self.distribution = scale, mode, distribution
+        self.input_axes, self.output_axes = input_axes, output_axes
+        super().__init__(seed)
 
-    def _sample(self, rng, shape):
-        fan_in, fan_out = compute_fans(shape)
+    def _draw(self, shape, dtype):
+        fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         variance = self.scale / max(1.0, n)
-        if self.distribution == "uniform":
-            limit = math.sqrt(3.0 * variance)
-            return rng.uniform(-limit, limit, shape)
+        if self.distribution == "truncated_normal":
+            # 0.8796...: the stddev of a unit normal truncated at two stddevs.
+            stddev = math.sqrt(variance) / 0.87962566103423978
+            return keras_random.truncated_normal(shape, 0.0, stddev, dtype, self.seed)
         if self.distribution == "untruncated_normal":
-            return rng.normal(0.0, math.sqrt(variance), shape)
-        # 0.8796...: the stddev of a unit normal truncated at two stddevs.
-        return _truncated_normal(rng, shape, math.sqrt(variance) / 0.87962566103423978)
+            return keras_random.normal(shape, 0.0, math.sqrt(variance), dtype, self.seed)
+        limit = math.sqrt(3.0 * variance)
+        return keras_random.uniform(shape, -limit, limit, dtype, self.seed)
 
     def get_config(self):
-        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
-                "seed": self.seed}
+        return {**super().get_config(), "scale": self.scale, "mode": self.mode,
+                "distribution": self.distribution, "input_axes": self.input_axes,
+                "output_axes": self.output_axes}
 
 
 def _variance_scaling(name: str, scale: float, mode: str, distribution: str):
-    def __init__(self, seed=None):
-        VarianceScaling.__init__(self, scale, mode, distribution, seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        VarianceScaling.__init__(self, scale, mode, distribution, seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {**RandomInitializer.get_config(self), "input_axes": self.input_axes,
+                "output_axes": self.output_axes}
 
     return type(name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config,
                                            "__module__": __name__,
@@ -196,27 +207,29 @@ HeNormal = _variance_scaling("HeNormal", 2.0, "fan_in", "truncated_normal")
 LecunUniform = _variance_scaling("LecunUniform", 1.0, "fan_in", "uniform")
 LecunNormal = _variance_scaling("LecunNormal", 1.0, "fan_in", "truncated_normal")
 
+
 class Orthogonal(RandomInitializer):
     """A (semi-)orthogonal matrix from the QR decomposition of a normal one, times ``gain``;
     higher-rank shapes are the matrix of their flattened leading axes by the last axis."""
 
     def __init__(self, gain=1.0, seed=None):
-        super().__init__(seed)
         self.gain = gain
+        super().__init__(seed)
 
-    def _sample(self, rng, shape):
+    def _draw(self, shape, dtype):
         if len(shape) < 2:
             raise ValueError(f"The tensor to initialize must be at least two-dimensional. "
                              f"Received: shape={shape} of rank {len(shape)}.")
-        rows, cols = int(np.prod(shape[:-1])), int(shape[-1])
-        q, r = np.linalg.qr(rng.standard_normal((max(rows, cols), min(rows, cols))))
-        q = q * np.sign(np.diag(r))
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        a = keras_random.normal((max(rows, cols), min(rows, cols)), dtype=dtype, seed=self.seed)
+        q, r = linalg_ops.qr(a)
+        q = math_ops.multiply(q, math_ops.sign(linalg_ops.diag_part(r)))
         if rows < cols:
-            q = q.T
-        return self.gain * q.reshape(shape)
+            q = array_ops.transpose(q)
+        return math_ops.multiply(math_ops.cast(self.gain, dtype), array_ops.reshape(q, shape))
 
     def get_config(self):
-        return {"gain": self.gain, "seed": self.seed}
+        return {**super().get_config(), "gain": self.gain}
 
 
 class Identity(Initializer):

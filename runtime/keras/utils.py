@@ -5,14 +5,18 @@ import random
 
 import numpy as np
 
+from runtime.keras.random import reset_global_seed_generator
 from runtime.ops.random_ops import set_seed
 
 
 def set_random_seed(seed) -> None:
     """Seeds Python's ``random``, NumPy's global generator and TensorFlow's global seed at once,
-    so that a program is reproducible (``tf.keras.utils.set_random_seed``)."""
+    and drops Keras's global seed generator, so that a program is reproducible
+    (``tf.keras.utils.set_random_seed``): unseeded initializers and generators made after it
+    take their seeds from Python's ``random`` in creation order."""
     if not isinstance(seed, int):
         raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} (of type {type(seed)})")
+    reset_global_seed_generator()
     random.seed(seed)
     np.random.seed(seed)
     set_seed(seed)

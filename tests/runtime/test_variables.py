@@ -241,14 +241,14 @@ def test_variable_takes_tensorflow_keyword_arguments():
 
 def test_variable_names_take_the_enclosing_name_scope():
     # TensorFlow 2.21: scope/w:0, scope/Variable:0, mod/v:0 (before: w:0, Variable:0, v:0);
-    # a Keras weight is named by its layer alone.
+    # a Keras 3 weight is named "kernel", its path made of layers alone.
     import autograph as tf
     with tf.name_scope("scope"):
         w, u = tf.Variable(1.0, name="w"), tf.Variable(1.0)
         layer = tf.keras.layers.Dense(1, name="dense")
         layer(tf.ones([1, 2]))
     assert (w.name, u.name) == ("scope/w:0", "scope/Variable:0")
-    assert layer.kernel.name == "dense/kernel:0"
+    assert (layer.kernel.name, layer.kernel.path) == ("kernel", "dense/kernel")
 
     class Scoped(tf.Module):
         def __init__(self):

@@ -9,7 +9,7 @@ pytest.importorskip("jax")
 
 def _training(jit_compile: bool):
     """The guide's custom training loop (Adam, dense layers, a tape): losses of 10 steps."""
-    tf.random.set_seed(1)
+    tf.keras.utils.set_random_seed(1)  # (Keras 3 seeds weights from Python's random)
     x = np.random.default_rng(0).normal(size=(64, 4)).astype(np.float32)
     labels = (x[:, 0] + x[:, 1] > 0).astype(np.int32)
     model = tf.keras.Sequential([

@@ -9,9 +9,10 @@ from runtime.keras.layers.convolutional import (  # noqa: F401
     Conv2DTranspose, Conv3D, Conv3DTranspose, GlobalAveragePooling1D, GlobalAveragePooling2D,
     GlobalAveragePooling3D, GlobalMaxPooling1D, GlobalMaxPooling2D, GlobalMaxPooling3D,
     MaxPooling1D, MaxPooling2D, MaxPooling3D)
-from runtime.keras.layers.core import (Activation, Dense, Dropout, Embedding,  # noqa: F401
-                                       Flatten, GaussianDropout, GaussianNoise, Identity,
-                                       Lambda, Reshape)
+from runtime.keras.layers.core import (Activation, AlphaDropout, Dense, Dropout,  # noqa: F401
+                                       Embedding, Flatten, GaussianDropout, GaussianNoise,
+                                       Identity, Lambda, Reshape, SpatialDropout1D,
+                                       SpatialDropout2D, SpatialDropout3D)
 from runtime.keras.layers.merging import (Add, Average, Concatenate, Maximum,  # noqa: F401
                                           Minimum, Multiply, Subtract, add, average,
                                           concatenate, maximum, minimum, multiply, subtract)

@@ -1,11 +1,19 @@
 """``tf.keras.layers.Layer``: a tf.Module that builds its weights on its first call.
 
-A layer's weights are the Variables it made with ``add_weight`` (in creation
-order) followed by those of the layers it holds in attributes (in assignment
-order, looking into lists, tuples and dicts), as Keras 3 lists them. Being a
-Module, a layer's variables are found by ``tf.Module``'s attribute walk too, so
-checkpoints and saved models need nothing Keras-specific. As in Keras 3, a
-plain ``tf.Variable`` assigned to a layer is not one of its ``weights``.
+A layer's weights are the Variables it made with ``add_weight`` (trainable
+ones first, then the others, each in creation order) followed by those of the
+layers it holds in attributes (in assignment order, looking into lists, tuples
+and dicts), as Keras 3 lists them; ``variables`` also holds the states of its
+``SeedGenerator``s, after its own weights. Being a Module, a layer's variables
+are found by ``tf.Module``'s attribute walk too, so checkpoints and saved
+models need nothing Keras-specific. As in Keras 3, a plain ``tf.Variable``
+assigned to a layer is not one of its ``weights``.
+
+Names are Keras 3's: a layer is named after its class in Keras's snake case
+(``conv2d``, ``dense_1``); a weight is a ``KerasVariable`` whose ``name`` is
+what ``add_weight`` was given (``kernel``) and whose ``path`` is the chain of
+layers it was built in (``sequential/dense_1/kernel``), fixed at the layer's
+first call. ``tf.name_scope`` plays no part in it, as in Keras 3.
 
 ``__call__`` converts array inputs to tensors (floats to the layer's dtype),
 builds the layer from the first input's shape, and resolves ``training``: an
@@ -14,24 +22,28 @@ default of ``call``'s signature.
 """
 from __future__ import annotations
 
+import functools
 import inspect
+import re
 import threading
 import weakref
+from contextlib import contextmanager
 
 import numpy as np
 
 from graph import dtypes
 from graph.dtypes import as_dtype
-from runtime import nest
+from runtime import context, nest
 from runtime.keras import initializers, regularizers
-from runtime.module import Module, _camel_to_snake
+from runtime.keras.random import SeedGenerator
+from runtime.module import Module
 from runtime.name_scope import name_scope
 from runtime.ops.core import convert_to_tensor
 from runtime.ops import array_ops
 from runtime.ops.math_ops import cast
 from runtime.ops.special_ops import divide_no_nan
 from runtime.tensor import Tensor
-from runtime.variables import Variable
+from runtime.variables import ResourceVariable, Variable
 
 _uids: dict[str, int] = {}
 _uid_lock = threading.Lock()
@@ -43,6 +55,75 @@ def unique_name(base: str) -> str:
         n = _uids.get(base, 0)
         _uids[base] = n + 1
     return base if n == 0 else f"{base}_{n}"
+
+
+def snake_case(name: str) -> str:
+    """Keras's snake case of a class name: ``Conv2DTranspose`` -> ``conv2d_transpose``,
+    ``LSTM`` -> ``lstm``, ``ReLU`` -> ``re_lu``."""
+    name = re.sub(r"\W+", "", name)
+    name = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+class _ScopeStack(threading.local):
+    def __init__(self):
+        self.entries: list = []  # (name, caller, parent path or None)
+
+
+_scopes = _ScopeStack()
+
+
+@contextmanager
+def keras_name_scope(name: str, caller=None):
+    """Keras 3's name scope: what variable paths are made of. A caller's scope re-opened
+    directly inside itself is not doubled; a layer's scope starts from the path it was first
+    opened at (its ``_parent_path``)."""
+    top = _scopes.entries[-1] if _scopes.entries else None
+    if top is not None and caller is not None and top[0] == name and top[1] is caller:
+        yield
+        return
+    _scopes.entries.append((name, caller, getattr(caller, "_parent_path", None)))
+    try:
+        yield
+    finally:
+        _scopes.entries.pop()
+
+
+def current_path() -> str:
+    parts: list[str] = []
+    for name, _, parent in _scopes.entries:
+        if parent is not None:
+            parts = [p for p in parent.split("/") if p]
+        parts.append(name)
+    return "/".join(parts)
+
+
+class KerasVariable(ResourceVariable):
+    """A Keras 3 variable: ``name`` as given (``kernel``), ``path`` under the Keras name scopes
+    open at creation (``sequential/dense/kernel``), printed as Keras 3 prints it."""
+
+    def __init__(self, initial_value, name: str, trainable=True, dtype=None, **kwargs):
+        parent = current_path()
+        self._path = f"{parent}/{name}" if parent else name
+        self._short_name = name
+        with name_scope(""):  # (TensorFlow's name scopes are not part of a Keras name)
+            super().__init__(initial_value, trainable=trainable, dtype=dtype,
+                             name=self._path, **kwargs)
+
+    @property
+    def name(self) -> str:
+        return self._short_name
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    def __repr__(self) -> str:
+        value = f", value={self.numpy()}" if context.executing_eagerly() else ""
+        return (f"<Variable path={self._path}, shape={tuple(self.shape.as_list())}, "
+                f"dtype={self.dtype.name}{value}>")
+
+    __str__ = __repr__
 
 
 class _CallContext(threading.local):
@@ -68,8 +149,39 @@ class KerasTensor:
                 f"ragged=False, name={self.name}>")
 
 
+def _scoped_build(build):
+    """``build`` run in the layer's Keras name scope, however it is called (Keras wraps it so)."""
+    @functools.wraps(build)
+    def scoped(self, *args, **kwargs):
+        with self._build_scope():
+            return build(self, *args, **kwargs)
+    return scoped
+
+
 class Layer(Module):
     """Base class of the layers: weights, building, the call protocol."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "build" in cls.__dict__:
+            cls.build = _scoped_build(cls.__dict__["build"])
+
+    def _keras_scope(self):
+        """This layer's Keras name scope; the path it is first opened at is kept for good."""
+        if self.__dict__.get("_parent_path") is None:
+            self._parent_path = current_path()
+        return keras_name_scope(self.name, caller=self)
+
+    @contextmanager
+    def _build_scope(self):
+        with self._keras_scope():
+            self._path = current_path()
+            yield
+
+    @property
+    def path(self):
+        """Where the layer lives (``sequential/dense``), known once it is built (Keras 3)."""
+        return self.__dict__.get("_path")
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
@@ -78,8 +190,10 @@ class Layer(Module):
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: "
                              f"{kwargs}")
-        super().__init__(name=name or unique_name(_camel_to_snake(type(self).__name__)))
+        super().__init__(name=name or unique_name(snake_case(type(self).__name__)))
         self._trainable = bool(trainable)
+        if isinstance(dtype, dict):  # a serialized DTypePolicy (from get_config)
+            dtype = dtype.get("config", {}).get("name")
         self._dtype = as_dtype(dtype or dtypes.float32)
         self._own_weights: list[Variable] = []
         self._losses: list[Tensor] = []
@@ -125,10 +239,10 @@ class Layer(Module):
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
-        name = name or f"variable_{len(self._own_weights)}"
-        with name_scope(""):  # (a weight is named by its layer, not the enclosing scope)
-            v = Variable(lambda: init(shape, dtype=dtype), trainable=trainable, dtype=dtype,
-                         name=f"{self.name}/{name}")
+        name = name or unique_name("variable")  # (one count for the whole program, as Keras's)
+        with keras_name_scope(self.name, caller=self):
+            v = KerasVariable(lambda: init(shape, dtype=dtype), trainable=trainable,
+                              dtype=dtype, name=name)
         self._own_weights.append(v)
         regularizer = regularizers.get(regularizer)
         if regularizer is not None:
@@ -137,10 +251,14 @@ class Layer(Module):
 
     def _layers(self) -> list["Layer"]:
         """The layers held directly in attributes (through lists, tuples, dicts)."""
+        return self._held(Layer)
+
+    def _held(self, kind) -> list:
+        """The objects of ``kind`` held directly in attributes (through lists, tuples, dicts)."""
         found, seen = [], set()
 
         def visit(value):
-            if isinstance(value, Layer):
+            if isinstance(value, kind):
                 if id(value) not in seen and value is not self:
                     seen.add(id(value))
                     found.append(value)
@@ -176,9 +294,19 @@ class Layer(Module):
                 out.append(v)
         return out
 
+    def _own_non_trainable(self) -> list[Variable]:
+        return [v for v in self._own_weights if not v.trainable]
+
+    def _own(self) -> list[Variable]:
+        """This layer's weights, trainable ones first (Keras 3 keeps them in two lists)."""
+        return [v for v in self._own_weights if v.trainable] + self._own_non_trainable()
+
+    def _seed_states(self) -> list[Variable]:
+        return [g.state for g in self._held(SeedGenerator)]
+
     @property
     def weights(self) -> list[Variable]:
-        return self._unique(self._own_weights + [w for l in self._layers() for w in l.weights])
+        return self._unique(self._own() + [w for l in self._layers() for w in l.weights])
 
     @property
     def trainable_weights(self) -> list[Variable]:
@@ -191,16 +319,24 @@ class Layer(Module):
     def non_trainable_weights(self) -> list[Variable]:
         if not self._trainable:
             return self.weights
-        own = [v for v in self._own_weights if not v.trainable]
-        return self._unique(own + [w for l in self._layers() for w in l.non_trainable_weights])
+        return self._unique(self._own_non_trainable() +
+                            [w for l in self._layers() for w in l.non_trainable_weights])
 
-    # Keras names for the same lists; tf.Module's trainable_variables follows the layer's flag.
+    # tf.Module's trainable_variables follows the layer's flag.
     trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
 
     @property
     def variables(self) -> list[Variable]:
-        return self.weights
+        """The weights and the seed generators' states (after the layer's own weights)."""
+        return self._unique(self._own() + self._seed_states() +
+                            [w for l in self._layers() for w in l.variables])
+
+    @property
+    def non_trainable_variables(self) -> list[Variable]:
+        if not self._trainable:
+            return self.variables
+        return self._unique(self._own_non_trainable() + self._seed_states() +
+                            [w for l in self._layers() for w in l.non_trainable_variables])
 
     def get_weights(self) -> list[np.ndarray]:
         return [v.numpy() for v in self.weights]
@@ -296,7 +432,8 @@ class Layer(Module):
         if not _call_context.training:  # the outermost layer call
             self._clear_losses()
         if not self.built:
-            self._build_from(args[0] if args else None)
+            with self._build_scope():
+                self._build_from(args[0] if args else None)
         params = self._call_params()
         if "training" in params:
             training = kwargs.get("training")
@@ -312,7 +449,7 @@ class Layer(Module):
                 training = _call_context.training[-1]
         _call_context.training.append(training)
         try:
-            with name_scope(self.name):
+            with name_scope(self.name), self._keras_scope():
                 outputs = self.call(*args, **kwargs)
         finally:
             _call_context.training.pop()
@@ -343,7 +480,9 @@ class Layer(Module):
 
     # -- configuration ----------------------------------------------------------------
     def get_config(self) -> dict:
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self._dtype.name}
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": {"module": "keras", "class_name": "DTypePolicy",
+                            "config": {"name": self._dtype.name}, "registered_name": None}}
         if self.__dict__.get("activity_regularizer") is not None:
             config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         return config

@@ -1,13 +1,16 @@
-"""The core layers: Dense, Activation, Dropout, Flatten, Reshape, Embedding, Identity,
-Lambda, and the Gaussian noise layers."""
+"""The core layers: Dense, Activation, Flatten, Reshape, Embedding, Identity, Lambda, and
+the regularization layers (Dropout and its spatial and alpha variants, the Gaussian noise
+layers), which draw from a ``SeedGenerator`` made with the layer, as Keras 3's do: a seeded
+layer gives TensorFlow's masks call after call."""
 from __future__ import annotations
 
 import math
 
 from graph import dtypes
 from runtime.keras import activations, initializers, regularizers
+from runtime.keras import random as keras_random
 from runtime.keras.layers.base import Layer
-from runtime.ops import array_ops, math_ops, nn_ops, random_ops
+from runtime.ops import array_ops, math_ops
 from runtime.ops.core import convert_to_tensor
 
 
@@ -79,25 +82,109 @@ class Activation(Layer):
         return {**super().get_config(), "activation": activations.serialize(self.activation)}
 
 
+def _check_rate(rate, what="rate") -> None:
+    if not 0 <= rate <= 1:
+        raise ValueError(f"Invalid value received for argument `{what}`. Expected a float "
+                         f"value between 0 and 1. Received: {what}={rate}")
+
+
 class Dropout(Layer):
     """Zeroes a ``rate`` fraction of the inputs (scaling the rest) only when training."""
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if not 0 <= rate <= 1:
-            raise ValueError(f"Invalid value received for argument `rate`. Expected a float "
-                             f"value between 0 and 1. Received: rate={rate}")
-        self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        _check_rate(rate)
+        self.rate, self.seed = rate, seed
+        self.noise_shape = None if noise_shape is None else tuple(noise_shape)
+        if rate > 0:
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def call(self, inputs, training=False):
         if training and self.rate > 0:
-            return nn_ops.dropout(inputs, rate=self.rate, noise_shape=self.noise_shape,
-                                  seed=self.seed)
+            return keras_random.dropout(inputs, self.rate, noise_shape=self._noise(inputs),
+                                        seed=self.seed_generator)
         return inputs
+
+    def _noise(self, inputs):
+        return self.noise_shape
 
     def get_config(self):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed,
                 "noise_shape": self.noise_shape}
+
+
+class _SpatialDropout(Dropout):
+    """Drops whole feature maps: the noise is 1 along the spatial axes."""
+
+    _rank = 1
+    data_format = "channels_last"
+
+    def __init__(self, rate, seed=None, name=None, dtype=None):
+        super().__init__(rate, seed=seed, name=name, dtype=dtype)
+
+    def _noise(self, inputs):
+        ndim = self._rank + 2
+        if inputs.shape.rank != ndim:
+            raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible "
+                             f"with the layer: expected ndim={ndim}, found "
+                             f"ndim={inputs.shape.rank}. Full shape received: "
+                             f"{tuple(inputs.shape.as_list())}")
+        ones = (1,) * self._rank
+        if self.data_format == "channels_first":
+            return (None, None) + ones
+        return (None,) + ones + (None,)
+
+    def get_config(self):
+        return {"rate": self.rate, "seed": self.seed, "name": self.name,
+                "dtype": self.dtype.name}
+
+
+class SpatialDropout1D(_SpatialDropout):
+    """Drops whole channels of ``(batch, steps, channels)`` inputs."""
+
+
+class _SpatialDropoutND(_SpatialDropout):
+    def __init__(self, rate, data_format=None, seed=None, name=None, dtype=None):
+        super().__init__(rate, seed=seed, name=name, dtype=dtype)
+        data_format = "channels_last" if data_format is None else str(data_format).lower()
+        if data_format not in ("channels_first", "channels_last"):
+            raise ValueError("The `data_format` argument must be one of {'channels_first', "
+                             f"'channels_last'}}. Received: data_format={data_format}")
+        self.data_format = data_format
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format}
+
+
+class SpatialDropout2D(_SpatialDropoutND):
+    """Drops whole channels of images (``data_format`` says where the channels are)."""
+
+    _rank = 2
+
+
+class SpatialDropout3D(_SpatialDropoutND):
+    """Drops whole channels of volumes (``data_format`` says where the channels are)."""
+
+    _rank = 3
+
+
+class AlphaDropout(Dropout):
+    """Dropout that keeps SELU's mean and variance: dropped values become SELU's negative
+    saturation, then an affine map restores the moments."""
+
+    def call(self, inputs, training=False):
+        if not (training and self.rate > 0):
+            return inputs
+        alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+        alpha_p = -alpha * scale
+        noise = keras_random.uniform(keras_random.concrete_noise_shape(inputs, self.noise_shape),
+                                     seed=self.seed_generator)
+        kept = math_ops.cast(math_ops.greater_equal(noise, self.rate), inputs.dtype)
+        a = ((1 - self.rate) * (1 + self.rate * alpha_p ** 2)) ** -0.5
+        b = -a * alpha_p * self.rate
+        x = math_ops.add(math_ops.multiply(inputs, kept),
+                         math_ops.multiply(alpha_p, math_ops.subtract(1.0, kept)))
+        return math_ops.add(math_ops.multiply(a, x), b)
 
 
 class Flatten(Layer):
@@ -201,15 +288,15 @@ class GaussianNoise(Layer):
 
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if not 0 <= stddev <= 1:
-            raise ValueError(f"Invalid value received for argument `stddev`. Expected a float "
-                             f"value between 0 and 1. Received: stddev={stddev}")
+        _check_rate(stddev, "stddev")
         self.stddev, self.seed = stddev, seed
+        if stddev > 0:
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def call(self, inputs, training=False):
         if training and self.stddev > 0:
-            noise = random_ops.normal(array_ops.shape(inputs), stddev=self.stddev,
-                                      dtype=inputs.dtype, seed=self.seed)
+            noise = keras_random.normal(array_ops.shape(inputs), stddev=self.stddev,
+                                        dtype=self.dtype, seed=self.seed_generator)
             return math_ops.add(inputs, noise)
         return inputs
 
@@ -222,16 +309,16 @@ class GaussianDropout(Layer):
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if not 0 <= rate <= 1:
-            raise ValueError(f"Invalid value received for argument `rate`. Expected a float "
-                             f"value between 0 and 1. Received: rate={rate}")
+        _check_rate(rate)
         self.rate, self.seed = rate, seed
+        if rate > 0:
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def call(self, inputs, training=False):
-        if training and 0 < self.rate < 1:
-            noise = random_ops.normal(array_ops.shape(inputs), mean=1.0,
-                                      stddev=math.sqrt(self.rate / (1.0 - self.rate)),
-                                      dtype=inputs.dtype, seed=self.seed)
+        if training and self.rate > 0:
+            noise = keras_random.normal(array_ops.shape(inputs), mean=1.0,
+                                        stddev=math.sqrt(self.rate / (1.0 - self.rate)),
+                                        dtype=self.dtype, seed=self.seed_generator)
             return math_ops.multiply(inputs, noise)
         return inputs
 

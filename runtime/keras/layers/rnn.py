@@ -9,9 +9,9 @@ every step (Keras's rule).
 from __future__ import annotations
 
 from runtime import nest
-from runtime.keras import activations, initializers
+from runtime.keras import activations, initializers, random as keras_random
 from runtime.keras.layers.base import Layer
-from runtime.ops import array_ops as A, math_ops as M, nn_ops
+from runtime.ops import array_ops as A, math_ops as M
 from runtime.ops.functional_ops import scan
 
 
@@ -19,6 +19,10 @@ class _Cell(Layer):
     """Shared cell parts: the three weights and the dropout masks."""
 
     _gates = 1
+    # Keras 3 makes the cell's SeedGenerator before its initializers in SimpleRNNCell, after
+    # them in LSTMCell and GRUCell: the order in which unseeded initializers draw their seeds
+    # from Python's `random`, so every layer built later gets TensorFlow's weights.
+    _seed_first = False
 
     def __init__(self, units, activation="tanh", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
@@ -31,9 +35,13 @@ class _Cell(Layer):
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
+        if self._seed_first:
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        if not self._seed_first:
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.seed = seed
@@ -71,7 +79,7 @@ class _Cell(Layer):
         def mask(like, rate):
             if not training or rate <= 0:
                 return None
-            return nn_ops.dropout(A.ones_like(like), rate=rate, seed=self.seed)
+            return keras_random.dropout(A.ones_like(like), rate, seed=self.seed_generator)
         self._masks = (mask(step_input, self.dropout), mask(state, self.recurrent_dropout))
 
     def _dropped(self, inputs, h_tm1):
@@ -95,6 +103,8 @@ def _bias_add(x, bias):
 
 class SimpleRNNCell(_Cell):
     """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``."""
+
+    _seed_first = True
 
     def call(self, inputs, states, training=False):
         h_tm1 = states[0] if isinstance(states, (list, tuple)) else states
