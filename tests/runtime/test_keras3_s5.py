@@ -2,6 +2,7 @@
 TensorFlow's very values; layers, models and weights are named as Keras 3 names them.
 Values recorded from TensorFlow 2.21 (Keras 3.15) as literals."""
 import random
+import re
 
 import numpy as np
 import pytest
@@ -320,3 +321,29 @@ def test_spatial_dropout_channels_first():
     assert layer.get_config()["data_format"] == "channels_first"
     with pytest.raises(ValueError, match="data_format"):
         core.SpatialDropout2D(0.5, data_format="nhwc")
+
+
+def test_attention_layers_draw_tensorflow_s_weights_and_masks():
+    # Recorded from TensorFlow 2.21 / Keras 3: MultiHeadAttention clones its initializers per
+    # projection (each unseeded clone draws a seed), EinsumDense measures VarianceScaling fans
+    # over the equation's axes, and the dropout masks come from the layers' SeedGenerators.
+    tf.keras.utils.set_random_seed(3)
+    x = np.random.default_rng(0).normal(size=(2, 4, 6)).astype(np.float32)
+    mha = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=3, dropout=0.25, name="mha")
+    out, _ = mha(x, x, return_attention_scores=True)
+    np.testing.assert_allclose(out.numpy()[0, 0], [0.5262, 0.2842, 0.1826, -0.8061, 0.0117,
+                                                   0.7495], atol=1e-4)
+    np.testing.assert_allclose(mha(x, x, training=True).numpy()[0, 0],
+                               [0.367, -0.0588, -0.3373, -0.5743, 0.2721, 0.6813], atol=1e-4)
+    paths = [v.path for v in mha.variables]  # (generators are numbered process-wide)
+    paths[6] = re.sub(r"seed_generator_\d+/", "seed_generator/", paths[6])
+    assert paths == [
+        "mha/query/kernel", "mha/query/bias", "mha/key/kernel", "mha/key/bias",
+        "mha/value/kernel", "mha/value/bias", "mha/seed_generator/seed_generator_state",
+        "mha/attention_output/kernel", "mha/attention_output/bias"]
+    att = tf.keras.layers.Attention(use_scale=True, dropout=0.5)
+    np.testing.assert_allclose(att([x, x], training=True).numpy()[0, 0],
+                               [0.5302, 0.1787, 0.3682, -0.3049, -0.6928, 0.3472], atol=1e-4)
+    dense = tf.keras.layers.EinsumDense("ab,bc->ac", output_shape=4, bias_axes="c")
+    np.testing.assert_allclose(dense(x[0]).numpy()[0], [0.64, -0.2711, 0.5328, -0.5787],
+                               atol=1e-4)

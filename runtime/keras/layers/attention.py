@@ -6,9 +6,10 @@ import math
 import string
 
 from graph import dtypes
-from runtime.keras import activations, initializers
+from runtime.keras import activations, initializers, random as keras_random
 from runtime.keras.layers.activation import Softmax
 from runtime.keras.layers.base import Layer
+from runtime.keras.layers.core import Dropout
 from runtime.ops import array_ops as A, math_ops as M, nn_ops
 from runtime.ops.linalg_ops import einsum
 from runtime.ops.special_ops import cumsum
@@ -40,13 +41,28 @@ class EinsumDense(Layer):
         sizes = {c: output_shape[i] for i, c in enumerate(output_spec)}
         sizes.update({c: input_shape[i] for i, c in enumerate(inputs_spec)})
         self.kernel = self.add_weight(shape=tuple(sizes[c] for c in kernel_spec),
-                                      initializer=self.kernel_initializer, name="kernel")
+                                      initializer=self._kernel_initializer_for(
+                                          kernel_spec, output_spec),
+                                      name="kernel")
         if self.bias_axes:
             first = min(output_spec.find(c) for c in self.bias_axes)
             shape = tuple(sizes[c] if c in self.bias_axes else 1 for c in output_spec[first:])
             self.bias = self.add_weight(shape=shape, initializer=self.bias_initializer,
                                         name="bias")
         self.built = True
+
+    def _kernel_initializer_for(self, kernel_spec: str, output_spec: str):
+        """As Keras 3: a VarianceScaling initializer without fan axes is cloned (with the seed
+        it drew) to measure its fans over the kernel's output axes (those in the output) and
+        input axes (the others), not over the last two axes."""
+        init = self.kernel_initializer
+        if not isinstance(init, initializers.VarianceScaling) or \
+                (init.input_axes is not None and init.output_axes is not None):
+            return init
+        output_axes = [i for i, c in enumerate(kernel_spec) if c in output_spec]
+        input_axes = [i for i, c in enumerate(kernel_spec) if c not in output_spec]
+        return type(init).from_config({**init.get_config(), "seed": init.seed,
+                                       "input_axes": input_axes, "output_axes": output_axes})
 
     def call(self, inputs):
         y = einsum(self.equation, inputs, self.kernel)
@@ -78,6 +94,8 @@ class Attention(Layer):
                              f"{{'dot', 'concat'}}. Received: score_mode={score_mode}")
         self.use_scale, self.score_mode, self.dropout, self.seed = use_scale, score_mode, \
             dropout, seed
+        if dropout > 0:
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.scale = self.concat_score_weight = None
 
     def build(self, input_shape):
@@ -117,7 +135,7 @@ class Attention(Layer):
                 big, M.cast(M.logical_not(scores_mask), scores.dtype)))
         weights = nn_ops.softmax(scores, axis=-1)
         if training and self.dropout > 0:
-            weights = nn_ops.dropout(weights, rate=self.dropout, seed=self.seed)
+            weights = keras_random.dropout(weights, self.dropout, seed=self.seed_generator)
         result = M.matmul(weights, value)
         if query_mask is not None:
             result = M.multiply(result, A.expand_dims(M.cast(query_mask, result.dtype), -1))
@@ -154,10 +172,13 @@ class MultiHeadAttention(Layer):
         self._softmax = Softmax(axis=-1)
 
     def _dense(self, equation, shape, bias_axes, name):
+        # A fresh clone of each initializer per projection, as Keras 3 makes them (an
+        # unseeded clone draws its own seed): the projections do not start equal.
+        kernel, bias = self.kernel_initializer, self.bias_initializer
         return EinsumDense(equation, output_shape=shape,
                            bias_axes=bias_axes if self.use_bias else None,
-                           kernel_initializer=self.kernel_initializer,
-                           bias_initializer=self.bias_initializer, name=name)
+                           kernel_initializer=type(kernel).from_config(kernel.get_config()),
+                           bias_initializer=type(bias).from_config(bias.get_config()), name=name)
 
     def build(self, query_shape, value_shape=None, key_shape=None):
         value_shape = value_shape or query_shape
@@ -171,6 +192,7 @@ class MultiHeadAttention(Layer):
         self.value_dense = self._dense("abc,cde->abde", [None, heads, self.value_dim], "de",
                                        "value")
         self.value_dense.build(value_shape)
+        self._dropout_layer = Dropout(self.dropout, seed=self.seed)  # (Keras 3's order)
         out = self.output_shape_arg or query_shape[-1]
         out = [out] if isinstance(out, int) else list(out)
         letters = string.ascii_lowercase[5:5 + len(out)]
@@ -215,8 +237,7 @@ class MultiHeadAttention(Layer):
         if mask is not None:
             mask = A.expand_dims(mask, -3)
         scores = self._softmax(scores, mask=mask)
-        dropped = nn_ops.dropout(scores, rate=self.dropout, seed=self.seed) \
-            if training and self.dropout > 0 else scores
+        dropped = self._dropout_layer(scores, training=training)
         output = self.output_dense(einsum("acbe,aecd->abcd", dropped, v))
         return (output, scores) if return_attention_scores else output
 
