@@ -18,6 +18,7 @@ import numpy as np
 from graph import dtypes
 from graph.dtypes import as_dtype
 from runtime.keras import random as keras_random
+from runtime.keras.backend import floatx
 from runtime.ops import array_ops, linalg_ops, math_ops
 from runtime.ops.core import constant as _constant
 
@@ -26,7 +27,7 @@ class Initializer:
     """Base class: ``initializer(shape, dtype=None)`` returns a tensor of that shape."""
 
     def __call__(self, shape, dtype=None):
-        dtype = as_dtype(dtype or dtypes.float32)
+        dtype = as_dtype(dtype or floatx())
         dims = tuple(shape)
         if any(d is None for d in dims):
             raise ValueError(f"{type(self).__name__} needs a fully defined shape, got {dims}")
@@ -80,7 +81,7 @@ class RandomInitializer(Initializer):
         self.seed = seed
 
     def __call__(self, shape, dtype=None):
-        dtype = as_dtype(dtype or dtypes.float32)
+        dtype = as_dtype(dtype or floatx())
         if not dtype.is_floating:
             raise ValueError(f"{type(self).__name__} makes float weights, got dtype {dtype.name}")
         return self._draw(tuple(shape), dtype)

@@ -23,6 +23,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import as_dtype
+from runtime.keras.backend import floatx
 from runtime.ops import array_ops, math_ops, random_ops
 from runtime.ops.core import convert_to_tensor
 from runtime.tensor import Tensor
@@ -101,7 +102,7 @@ def draw_seed(seed) -> Tensor:
 
 
 def _float_dtype(dtype):
-    return as_dtype(dtype or dtypes.float32)
+    return as_dtype(dtype or floatx())
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None) -> Tensor:

@@ -35,6 +35,7 @@ from graph import dtypes
 from graph.dtypes import as_dtype
 from runtime import context, nest
 from runtime.keras import initializers, regularizers
+from runtime.keras.backend import layer_dtype
 from runtime.keras.random import SeedGenerator
 from runtime.module import Module
 from runtime.name_scope import name_scope
@@ -194,7 +195,7 @@ class Layer(Module):
         self._trainable = bool(trainable)
         if isinstance(dtype, dict):  # a serialized DTypePolicy (from get_config)
             dtype = dtype.get("config", {}).get("name")
-        self._dtype = as_dtype(dtype or dtypes.float32)
+        self._dtype = as_dtype(dtype or layer_dtype())
         self._own_weights: list[Variable] = []
         self._losses: list[Tensor] = []
         self._weight_regularizers: dict = {}  # resource id -> regularizer of an own weight
