@@ -4,20 +4,25 @@ Calling it runs the plan. Arguments are matched first against the flat
 signature (the tensor inputs, by position or name) and then against the
 structured one (the Python function's parameters, where Python values must
 equal the traced ones), as TensorFlow does, with TensorFlow's messages.
+Other Variables of the traced types may be passed: the trace's graph is
+compiled again naming their resources (``_renamed``), never traced again.
 """
 from __future__ import annotations
 
 import itertools
+import weakref
 
 from graph.dtypes import as_dtype
 from graph.errors import InvalidArgumentError
+from graph.executor import compile_graph
 from graph.ir import Graph
+from graph.passes import copy_graph
 from graph.shapes import TensorShape
 from runtime import context, nest
 from runtime import trace_type as tt
 from runtime.ops.core import convert_to_tensor
 from runtime.signature import (FunctionSpec, dtype_mismatch, pretty_signature,
-                               signature_summary)
+                               signature_summary, variable_dtype_mismatch)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 _inference_ids = itertools.count(1)
@@ -64,7 +69,38 @@ class ConcreteFunction:
         self._flat_inputs = flat_inputs
         self._variables_created = variables_created
         self._function = function
+        self._renamings: dict = {}  # resource ids passed instead -> ConcreteFunction
         self._run = self._make_runner()
+
+    # -- the same trace for other Variables -------------------------------------------------
+    def _renamed(self, mapping: dict) -> "ConcreteFunction":
+        """This trace for other Variables of the same types (``mapping``: traced resource id ->
+        Variable; see ``trace_type.variable_renaming``): the graph with their resources in
+        place, compiled; nothing is traced again, as in TensorFlow, where a Variable argument
+        is a resource input."""
+        ident = tuple(sorted((r, v._resource) for r, v in mapping.items()))
+        found = self._renamings.get(ident)
+        if found is not None:
+            return found
+        resources = {r: v._resource for r, v in mapping.items()}
+        graph = _renamed_graph(self.graph, resources)
+        run_graph = graph if self.optimized_graph is self.graph else \
+            _renamed_graph(self.optimized_graph, resources)
+        jit = self._function is not None and self._function._jit_compile
+        flat_inputs = [
+            ("variable", p[1], weakref.ref(mapping[_resource(p)]),
+             tt.make_key(mapping[_resource(p)], []))
+            if p[0] == "variable" and _resource(p) in mapping else p for p in self._flat_inputs]
+        renamed = ConcreteFunction(
+            graph=graph, plan=compile_graph(run_graph, backend="xla" if jit else "codegen"),
+            name=self._name, spec=self._spec, key=tt.renamed_key(self._key, mapping),
+            arg_names=self._arg_names, arg_specs=self._arg_specs, kwarg_specs=self._kwarg_specs,
+            structured_outputs=self.structured_outputs, flat_inputs=flat_inputs,
+            function=self._function, optimized_graph=run_graph)
+        if len(self._renamings) >= 64:  # (Variables come and go: keep the table small)
+            self._renamings.clear()
+        self._renamings[ident] = renamed
+        return renamed
 
     # -- running ------------------------------------------------------------------------------
     def _recordable(self, run):
@@ -116,13 +152,21 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         if context.current_graph() is not None:
             return self._call_in_graph(args, kwargs)
-        return self._run(self._flat_feeds_for(args, kwargs))
+        try:
+            feeds = self._flat_feeds_for(args, kwargs)
+        except _OtherVariables as other:
+            return self._renamed(other.renaming)(*args, **kwargs)
+        return self._run(feeds)
 
     def _call_in_graph(self, args, kwargs):
         """Called while another function is traced: this trace's graph is copied into that
         one, fed by the caller's tensors (TensorFlow records it as a call)."""
         from runtime.graph_call import call_graph
-        outputs = iter(call_graph(self.graph, self._flat_feeds_for(args, kwargs, keep=True)))
+        try:
+            feeds = self._flat_feeds_for(args, kwargs, keep=True)
+        except _OtherVariables as other:
+            return self._renamed(other.renaming)._call_in_graph(args, kwargs)
+        outputs = iter(call_graph(self.graph, feeds))
         flat = [None if leaf is None else next(outputs) for leaf in
                 nest.flatten(self.structured_outputs, expand_composites=True)]
         return nest.pack_sequence_as(self.structured_outputs, flat, expand_composites=True)
@@ -152,15 +196,31 @@ class ConcreteFunction:
                             f"{', '.join(missing)}.")
         feeds = []
         index = 0
+        passed, traced = [], []  # the Variables given and those traced, as trace keys
         for value, param in zip(values, params):
             if param[0] == "variable":
                 if value is not param[2]():
-                    raise TypeError(f"{self._flat_summary()} was traced with another Variable "
-                                    f"for {param[1]}; call the tf.function to trace for this one.")
+                    passed.append(tt.make_key(value, []))
+                    traced.append(param[3])
                 continue
             feeds.append(self._check_tensor(value, param, index, keep))
             index += 1
+        if passed:
+            renaming = tt.variable_renaming(tuple(passed), tuple(traced))
+            if renaming is None:
+                raise self._variable_mismatch(passed, traced)
+            raise _OtherVariables(renaming)
         return feeds
+
+    def _variable_mismatch(self, passed: list, traced: list) -> Exception:
+        """Variables that cannot take the traced ones' places: one of another dtype is
+        TensorFlow's read error, another shape or aliasing a TypeError."""
+        for now, was in zip(passed, traced):
+            if now[0] == tt.VARIABLE and now[2][0] != was[2][0]:
+                return variable_dtype_mismatch(self._inference_name, as_dtype(was[2][0]),
+                                               as_dtype(now[2][0]))
+        return TypeError(f"{self._flat_summary()} was traced with Variables of other types or "
+                         f"aliasing than {', '.join(map(tt.describe, passed))}")
 
     def _check_tensor(self, value, param, index: int, keep: bool = False):
         _, name, dtype, shape = param
@@ -227,6 +287,11 @@ class ConcreteFunction:
             feeds.extend(parts if keep else [feed_value(p) for p in parts])
             return
         new = tt.make_key(value, [])
+        if tag == tt.VARIABLE and new != key and new[0] == tt.VARIABLE:
+            renaming = tt.variable_renaming((new,), (key,))
+            if renaming is None:
+                raise self._variable_mismatch([new], [key])
+            raise _OtherVariables(renaming)  # another Variable of the traced type
         if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE, tt.DICT) and new[0] == tag:
             if tag == tt.DICT:
                 if sorted(value, key=repr) != sorted(dict(key[1]), key=repr):
@@ -275,6 +340,31 @@ class ConcreteFunction:
         return [SymbolicTensor(o) for o in self.graph.outputs]
 
     @property
+    def output_dtypes(self):
+        """The dtype of each returned tensor, in the structure of the outputs."""
+        return nest.map_structure(lambda t: t.dtype if isinstance(t, Tensor) else t,
+                                  self.structured_outputs)
+
+    @property
+    def output_shapes(self):
+        """The static shape of each returned tensor, in the structure of the outputs."""
+        return nest.map_structure(lambda t: t.shape if isinstance(t, Tensor) else t,
+                                  self.structured_outputs)
+
+    @property
+    def variables(self) -> tuple:
+        """The live Variables this trace reads or writes, in order of first use (TensorFlow's
+        captured variables)."""
+        from runtime.variables import _BY_RESOURCE
+        passed = {_resource(p) for p in self._flat_inputs if p[0] == "variable"}  # (arguments)
+        found = [_BY_RESOURCE.get(r) for r in _resources_used(self.graph, {}) if r not in passed]
+        return tuple(v for v in found if v is not None)
+
+    @property
+    def trainable_variables(self) -> tuple:
+        return tuple(v for v in self.variables if v.trainable)
+
+    @property
     def function_spec(self) -> FunctionSpec:
         return self._spec
 
@@ -304,6 +394,46 @@ class ConcreteFunction:
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self._summary(default_values=True)} at {id(self):#X}>"
+
+
+def _resource(flat_input) -> int:
+    """The resource id of a Variable input (``("variable", name, weakref, key)``)."""
+    return flat_input[3][2][3]
+
+
+class _OtherVariables(Exception):
+    """A call passes other Variables of the types traced: run ``_renamed(renaming)``."""
+
+    def __init__(self, renaming: dict):
+        super().__init__(renaming)
+        self.renaming = renaming
+
+
+def _renamed_graph(graph: Graph, resources: dict) -> Graph:
+    """A copy of ``graph`` (and its bodies) whose nodes name resources by ``resources``."""
+    family: list = []
+    copy = copy_graph(graph, family=family)
+    for g in family:
+        for node in g.nodes:
+            resource = node.attrs.get("resource")
+            if isinstance(resource, int) and resource in resources:
+                node.attrs["resource"] = resources[resource]
+    return copy
+
+
+def _resources_used(graph: Graph, found: dict) -> dict:
+    """The resource ids named by the nodes of ``graph`` and its bodies (``found``: in order)."""
+    from graph.registry import get_op
+    for node in graph.nodes:
+        resource = node.attrs.get("resource")
+        if isinstance(resource, int):
+            found.setdefault(resource, None)
+        for name in get_op(node.op).function_attrs:
+            bodies = node.attrs[name]
+            for body in bodies if isinstance(bodies, (list, tuple)) else (bodies,):
+                if isinstance(body, Graph):
+                    _resources_used(body, found)
+    return found
 
 
 class _Traced:

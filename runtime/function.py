@@ -11,7 +11,10 @@ ValueSpecs (``_hits``): one short tuple of identity-hashed objects, no key built
 State follows TensorFlow's rules: eager tensors the function closes over
 become constants at trace time, Variables are read live (their ops name the
 variable by resource id), Variables may be created on the first trace only,
-and a Function called while another graph is being built is inlined into it.
+and a Function called while another graph is being built is traced on its own (once per
+trace key, as TensorFlow traces a nested tf.function) and that trace copied into the caller's
+graph. A Variable argument is traced by its type: another Variable of the same dtype, shape
+and trainability reuses the trace, its graph compiled again with the other resource.
 
 Threads: a cache hit takes no lock. A miss is coordinated per Function and
 trace key (``_Flight``): concurrent first calls with the same key trace once
@@ -24,6 +27,7 @@ instead of waiting, so no call can deadlock.
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import logging
 import threading
@@ -72,6 +76,7 @@ class _Active(threading.local):
     def __init__(self):
         self.traces: list[tuple[int, object]] = []   # (id of Function, key) being traced
         self.guards: list["_VariableGuard"] = []
+        self.deferred: list[int] = []  # len(guards) where each `deferred_variables` began
 
 
 _active = _Active()
@@ -95,9 +100,25 @@ class _VariableGuard:
 
 
 def on_variable_created(variable=None) -> None:
-    """Hook for ``Variable.__init__``: lets the Function being traced see (or refuse) it."""
-    if _active.guards:
-        _active.guards[-1](variable)
+    """Hook for ``Variable.__init__``: lets the Function being traced see (or refuse) it;
+    inside ``deferred_variables``, the Function traced when it began (if any)."""
+    guards = _active.guards
+    depth = _active.deferred[-1] if _active.deferred else len(guards)
+    if depth:
+        guards[depth - 1](variable)
+
+
+@contextlib.contextmanager
+def deferred_variables():
+    """Variables made here count as made where this began, not by the Functions traced in
+    between: Keras 3 builds a layer by running its ``call`` on symbolic inputs with its
+    variables created lazily (a StatelessScope), so a ``tf.function`` ``call`` first traced
+    there does not retrace for them, while a Function already tracing around it does."""
+    _active.deferred.append(len(_active.guards))
+    try:
+        yield
+    finally:
+        _active.deferred.pop()
 
 
 _hooks: list = []  # runtime.variables._CREATION_HOOKS once found (imported on first trace)
@@ -300,7 +321,7 @@ class Function:
                  converter=None, reduce_retracing: bool = False, jit_compile=None,
                  optimize: bool = True):
         if not callable(python_function):
-            raise TypeError(f"tf.function needs a callable, got {python_function!r}")
+            raise TypeError(f"{python_function!r} is not a callable object")
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", type(python_function).__name__)
         self._converter = converter
@@ -422,7 +443,7 @@ class Function:
                     return run(feeds)
         spec = self._spec_cache or self._spec  # (the property only on the first call)
         extra = None
-        if kwargs or len(args) != spec.n_positional:
+        if kwargs or len(args) != spec.fast_arity:
             args, extra = spec.bind(args, kwargs, self._name)
         concrete, feeds = self._concrete_for_call(args, extra)
         if extra is None:
@@ -470,13 +491,17 @@ class Function:
         return concrete._run(feeds)
 
     def _call_inline(self, args, kwargs):
-        """Called while another graph is built: run the Python function into that graph (a
-        jit_compile Function: one call node of its own trace, compiled by XLA on its own)."""
-        if self._jit_compile:
-            try:
+        """Called while another graph is built: as TensorFlow, trace this Function on its own
+        (once per trace key: its Python runs once however often the caller calls it) and copy
+        that trace into the caller's graph (a jit_compile Function: one call node of its
+        trace, compiled by XLA on its own). A trace reading the caller's tensors (TensorFlow
+        captures them as the call's inputs) runs its Python into the caller's graph instead."""
+        try:
+            if self._jit_compile:
                 return self._call_compiled(args, kwargs)
-            except LeakedTensorError:  # it reads the caller's tensors (TensorFlow captures them
-                pass                   # as the call's inputs): it runs inlined instead
+            return self._call_trace(args, kwargs)
+        except LeakedTensorError:
+            pass
         if self._input_signature is not None:
             args = apply_input_signature(self._spec, args, kwargs, self._name, _convert_to)
             extra = {}
@@ -488,6 +513,17 @@ class Function:
             self._inline_calls[key] = nest.map_structure(_spec_of_tensor, (args, extra))
         with self._tracing(key, args):
             return self._callable()(*args, **extra)
+
+    def _call_trace(self, args, kwargs):
+        """Copies the trace for these arguments (found, or traced now) into the graph being
+        built (``ConcreteFunction._call_in_graph``)."""
+        if self._input_signature is not None:
+            args = apply_input_signature(self._spec, args, kwargs, self._name, _convert_to)
+            concrete = self._signature_concrete or self._concrete_for_signature()
+            return concrete._call_in_graph(args, {})
+        args, extra = self._spec.bind(args, kwargs, self._name)
+        concrete, _ = self._concrete_for_call(args, extra)
+        return concrete._call_in_graph(args, extra)
 
     def _call_compiled(self, args, kwargs):
         """Records a call of this Function's trace for ``args`` into the graph being built, as
@@ -544,11 +580,18 @@ class Function:
         return self._trace(trace_key, args, extra, reason, flight, key)
 
     def _best_trace(self, key):
-        """The most specific trace ``key`` fits (memoized in the cache), or None. Under _lock."""
+        """The most specific trace ``key`` fits, or one made for other Variables of the same
+        types (memoized in the cache), or None. Under _lock."""
         best_key, best = None, None
         for k, c in self._traces:
             if tt.call_is_subtype(key, k) and (best is None or tt.call_is_subtype(k, best_key)):
                 best_key, best = k, c
+        if best is None:  # the same trace for other Variables of the same types
+            for k, c in reversed(self._traces):
+                renaming = tt.variable_renaming(key, k)
+                if renaming is not None:
+                    best = c._renamed(renaming)
+                    break
         if best is not None:
             if len(self._cache) > 4096:
                 self._cache = {k: c for k, c in self._traces}
@@ -650,11 +693,14 @@ class Function:
         outermost = not _active.traces
         concrete = summary = None
         try:
+            traces = 1
             with self._tracing(key, args):
                 traced = self._trace_once(key, args, extra, allow_variables=first)
                 if traced._variables_created:
-                    # As TensorFlow does: trace again to check that later traces create none.
+                    # As TensorFlow does: trace again to check that later traces create none
+                    # (both traces count, as in TensorFlow's experimental_get_tracing_count).
                     traced = self._trace_once(key, args, extra, allow_variables=False)
+                    traces = 2
             summary = traced._summary()
             concrete = traced  # only a trace that went through to the end is recorded
         except RecursionError as e:
@@ -668,7 +714,7 @@ class Function:
                 try:
                     if concrete is not None:
                         self._traced_before = True
-                        self._trace_count += 1
+                        self._trace_count += traces
                         self.trace_log.append(TraceRecord(self._calls, summary, reason))
                         if reason == "input_signature":
                             self._signature_concrete = concrete
@@ -863,11 +909,13 @@ class _ArgumentBuilder:
     def __init__(self, graph: Graph):
         self.graph = graph
         self.placeholders: list[SymbolicTensor] = []
-        self.flat_inputs: list[tuple] = []  # ("tensor", name, dtype, shape) | ("variable", name, ref)
+        # ("tensor", name, dtype, shape) | ("variable", name, weakref, its trace key)
+        self.flat_inputs: list[tuple] = []
 
     def build(self, value, key, name: str):
         tag = key[0]
         if tag == tt.TENSOR:
+            name = _spec_name(value, name)
             dtype, shape = as_dtype(key[1]), TensorShape(key[2])
             node = self.graph.add_node(
                 "Placeholder", attrs={"dtype": dtype, "shape": shape, "_user_specified_name": name},
@@ -882,8 +930,13 @@ class _ArgumentBuilder:
                 self.build(None, (tt.TENSOR, s.dtype.name, s.shape.as_tuple()), name)
                 for s in spec._component_specs])
         if tag == tt.VARIABLE:
-            self.flat_inputs.append(("variable", name, weakref.ref(value)))
+            self.flat_inputs.append(("variable", name, weakref.ref(value), key))
             return value
+        if tag == tt.CUSTOM:  # TensorFlow traces with the TraceType's placeholder, if it has one
+            try:
+                return key[1].placeholder_value(tt.PlaceholderContext())
+            except NotImplementedError:
+                return value
         if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE) and isinstance(value, (list, tuple)):
             parts = key[1] if tag != tt.NAMEDTUPLE else key[2]
             built = [self.build(v, k, name) for v, k in zip(value, parts)]
@@ -892,16 +945,17 @@ class _ArgumentBuilder:
             return type(value)(built) if type(value) in (list, tuple) else built
         if tag == tt.DICT and isinstance(value, dict):
             parts = dict(key[1])
-            return type(value)((k, self.build(value[k], parts[k], str(k))) for k in value) \
-                if type(value) is dict else {k: self.build(value[k], parts[k], str(k))
-                                             for k in value}
+            # (an OrderedDict stays one, as in TensorFlow; other dict kinds become dicts)
+            kind = collections.OrderedDict if isinstance(value, collections.OrderedDict) \
+                else dict
+            return kind((k, self.build(value[k], parts[k], str(k))) for k in value)
         return value
 
     def signature_of(self, value, key, name: str):
         """The structured input signature of one argument: TensorSpecs for tensor leaves."""
         tag = key[0]
         if tag == tt.TENSOR:
-            return TensorSpec(TensorShape(key[2]), as_dtype(key[1]), name)
+            return TensorSpec(TensorShape(key[2]), as_dtype(key[1]), _spec_name(value, name))
         if tag == tt.COMPOSITE:
             return key[1]
         if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE) and isinstance(value, (list, tuple)):
@@ -915,6 +969,11 @@ class _ArgumentBuilder:
         if tag in (tt.OBJECT, tt.VARIABLE, tt.CUSTOM):
             return _Described(repr(value))  # never keep the object alive through a trace
         return value
+
+
+def _spec_name(value, name: str) -> str:
+    """A TensorSpec's own name, when it has one, names its placeholder (as in TensorFlow)."""
+    return value.name if isinstance(value, TensorSpec) and value.name else name
 
 
 class _Described:
@@ -942,7 +1001,8 @@ def _close_outputs(result, function_name: str):
         except (TypeError, ValueError):
             raise TypeError(
                 f"To be compatible with tf.function, Python functions must return zero or more "
-                f"Tensors or None values; in compilation of {function_name}, found return value "
+                f"Tensors or ExtensionTypes or None values; in compilation of {function_name}, "
+                f"found return value "
                 f"of type {type(leaf).__name__}, which is not a Tensor: {leaf!r}.") from None
         out = apply_op("Identity", [t], name="Identity")
         outputs.append(out)

@@ -26,6 +26,16 @@ class InputSignatureError(ValueError, TypeError):
     """
 
 
+class _CapturedDefault:
+    """How TensorFlow prints a parameter's default value in a binding error."""
+
+    def __repr__(self) -> str:
+        return "<captured_default_value>"
+
+
+_CAPTURED = _CapturedDefault()
+
+
 class FunctionSpec:
     """The parameters of a Python function, for binding calls quickly."""
 
@@ -51,6 +61,13 @@ class FunctionSpec:
             if p.default is not p.empty:
                 self.defaults[p.name] = p.default
         self.n_positional = len(self.positional)
+        # How many positional arguments a call binds as it is (-1: every call needs binding,
+        # as keyword-only parameters must be checked or their defaults made part of the key).
+        self.fast_arity = -1 if self.kwonly else self.n_positional
+        self._text = str(sig.replace(
+            parameters=[p.replace(annotation=p.empty, default=_CAPTURED if p.default is not p.empty
+                                  else p.empty) for p in sig.parameters.values()],
+            return_annotation=sig.empty))
         self._index = {n: i for i, n in enumerate(self.positional)}
         self.input_signature = None if input_signature is None else tuple(input_signature)
         if self.input_signature is not None and self.varkw is not None:
@@ -58,13 +75,15 @@ class FunctionSpec:
                             "input must be described by a TensorSpec.")
 
     def bind(self, args: tuple, kwargs: dict, name: str = "function"):
-        """Canonical (positional args, keyword-only/extra kwargs) of a call."""
+        """Canonical (positional args, keyword-only/extra kwargs) of a call; a call that does
+        not fit is TensorFlow's TypeError (Python's reason, the call and the signature)."""
         n = self.n_positional
-        if not kwargs and len(args) == n:
+        if not kwargs and len(args) == self.fast_arity:
             return args, {}
         if len(args) > n and self.varargs is None:
-            raise TypeError(f"{name}() takes {n} positional arguments but {len(args)} were given")
+            raise self._binding_error("too many positional arguments", args, kwargs)
         out = list(args[:n])
+        given = kwargs
         kwargs = dict(kwargs)
         for i in range(len(out), n):
             pname = self.positional[i]
@@ -73,10 +92,10 @@ class FunctionSpec:
             elif pname in self.defaults:
                 out.append(self.defaults[pname])
             else:
-                raise TypeError(f"{name}() missing required argument: '{pname}'")
+                raise self._binding_error(f"missing a required argument: '{pname}'", args, given)
         for pname in self.positional[:len(args)]:
             if pname in kwargs:
-                raise TypeError(f"{name}() got multiple values for argument '{pname}'")
+                raise self._binding_error(f"multiple values for argument '{pname}'", args, given)
         extra = {}
         for pname in self.kwonly:
             if pname in kwargs:
@@ -84,13 +103,18 @@ class FunctionSpec:
             elif pname in self.defaults:
                 extra[pname] = self.defaults[pname]
             else:
-                raise TypeError(f"{name}() missing required keyword-only argument: '{pname}'")
+                raise self._binding_error(f"missing a required argument: '{pname}'", args, given)
         if kwargs:
             if self.varkw is None:
-                raise TypeError(f"{name}() got an unexpected keyword argument "
-                                f"'{next(iter(kwargs))}'")
+                raise self._binding_error(
+                    f"got an unexpected keyword argument '{next(iter(kwargs))}'", args, given)
             extra.update(kwargs)
         return tuple(out) + tuple(args[n:]), extra
+
+    def _binding_error(self, reason: str, args: tuple, kwargs: dict) -> TypeError:
+        return TypeError(f"Binding inputs to tf.function failed due to `{reason}`. Received "
+                         f"args: {tuple(args)!r} and kwargs: {kwargs!r} for signature: "
+                         f"{self._text}.")
 
     def arg_names(self, n_args: int) -> list[str]:
         """Names of ``n_args`` canonical positional arguments (varargs: args_0, args_1...)."""
@@ -141,14 +165,10 @@ def apply_input_signature(spec: FunctionSpec, args: tuple, kwargs: dict, name: s
             raise _signature_error(given, signature)
     out = []
     for value, sig in zip(bound, signature):
-        if isinstance(sig, TypeSpec):
-            pairs = [(value, sig)]
-        else:
-            try:
-                nest.assert_same_structure(sig, value, check_types=False)
-            except ValueError:
-                raise _signature_error(given, signature) from None
-            pairs = list(zip(nest.flatten(value), nest.flatten(sig)))
+        try:
+            pairs = _pairs_up_to(sig, value)
+        except ValueError:
+            raise _signature_error(given, signature) from None
         leaves = []
         for leaf, leaf_spec in pairs:
             if isinstance(leaf, TypeSpec):  # get_concrete_function(spec): a spec that fits
@@ -164,10 +184,37 @@ def apply_input_signature(spec: FunctionSpec, args: tuple, kwargs: dict, name: s
             if not leaf_spec.is_compatible_with(leaf):
                 raise _signature_error(given, signature)
             leaves.append(leaf)
-        out.append(leaves[0] if isinstance(sig, TypeSpec) else nest.pack_sequence_as(value, leaves))
+        out.append(_pack_up_to(sig, value, iter(leaves)))
     if len(out) < len(signature):
         raise _signature_error(given, signature)
     return tuple(out)
+
+
+def _pairs_up_to(sig, value) -> list:
+    """(value leaf, spec) pairs: ``value`` flattened as deep as the signature goes (a list
+    given for a TensorSpec is one leaf, converted to a tensor), ValueError when it does not fit."""
+    if isinstance(sig, TypeSpec):
+        return [(value, sig)]
+    if isinstance(sig, dict):
+        if not isinstance(value, dict) or sorted(value, key=repr) != sorted(sig, key=repr):
+            raise ValueError("structure")
+        return [p for k in nest._sorted_keys(sig) for p in _pairs_up_to(sig[k], value[k])]
+    if not isinstance(value, (list, tuple)) or len(value) != len(sig):
+        raise ValueError("structure")
+    return [p for s, v in zip(sig, value) for p in _pairs_up_to(s, v)]
+
+
+def _pack_up_to(sig, value, leaves):
+    """``value`` with its leaves (down to the signature's) taken from ``leaves``."""
+    if isinstance(sig, TypeSpec):
+        return next(leaves)
+    if isinstance(sig, dict):
+        packed = {k: _pack_up_to(sig[k], value[k], leaves) for k in nest._sorted_keys(sig)}
+        return type(value)((k, packed[k]) for k in value) if type(value) is dict else packed
+    items = [_pack_up_to(s, v, leaves) for s, v in zip(sig, value)]
+    if hasattr(value, "_fields"):
+        return type(value)(*items)
+    return type(value)(items) if type(value) in (list, tuple) else items
 
 
 # -- printing ----------------------------------------------------------------------------
@@ -240,8 +287,25 @@ def pretty_signature(name: str, arg_names, arg_specs, kwarg_specs, structured_ou
     return "\n".join(lines)
 
 
+# Where TensorFlow's runtime (C++ ``DataTypeString``) names a dtype otherwise than Python does.
+_RUNTIME_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def runtime_dtype_name(dtype) -> str:
+    return _RUNTIME_DTYPE_NAMES.get(dtype.name, dtype.name)
+
+
 def dtype_mismatch(function_name: str, index: int, expected, got) -> InvalidArgumentError:
     """TensorFlow's message for a concrete function fed a tensor of the wrong dtype."""
     return InvalidArgumentError(
         message=f"cannot compute {function_name} as input #{index}(zero-based) was expected to "
-                f"be a {expected.name} tensor but is a {got.name} tensor [Op:{function_name}]")
+                f"be a {runtime_dtype_name(expected)} tensor but is a {runtime_dtype_name(got)} "
+                f"tensor [Op:{function_name}]")
+
+
+def variable_dtype_mismatch(function_name: str, expected, got) -> InvalidArgumentError:
+    """TensorFlow's message for a concrete function given a Variable of another dtype."""
+    return InvalidArgumentError(
+        message=f"Trying to read variable with wrong dtype. Expected "
+                f"{runtime_dtype_name(expected)} got {runtime_dtype_name(got)} "
+                f"[Op:{function_name}]")

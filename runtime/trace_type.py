@@ -9,12 +9,15 @@ becomes one small tuple whose first item is a tag:
 * composite value with a ``_type_spec`` (RaggedTensor, SparseTensor), or a
   ``TypeSpec`` itself: ``(COMPOSITE, spec)`` — the spec (see runtime/composite.py);
   its component tensors are the feeds;
-* Variable: ``(VARIABLE, WeakKey(variable))`` — its identity;
+* Variable: ``(VARIABLE, WeakKey(variable))`` — its identity; a trace made for one
+  Variable serves another of the same type with the resource renamed
+  (``variable_renaming``), as TensorFlow traces Variables by type;
 * Python primitive: ``(LITERAL, type, value)`` — its value;
 * list / tuple / namedtuple / dict: the keys of their leaves (dict keys sorted);
 * an object with ``__tf_tracing_type__``: ``(CUSTOM, what it returns)``;
 * anything else: ``(OBJECT, WeakKey(obj))`` — equality and hash of the object,
-  held weakly so that a dead object's trace is never matched by a new one.
+  held weakly so that a dead object's trace is never matched by a new one (an
+  unhashable object is TensorFlow's TypeError).
 
 ``is_subtype`` and ``common_supertype`` give the partial order TensorFlow's
 TraceTypes have: a fixed dimension is a subtype of an unknown one, which is
@@ -63,12 +66,17 @@ class TraceType:
         return self if all(self == o for o in others) else None
 
     def placeholder_value(self, placeholder_context=None):
-        """The value the traced function receives for this argument (default: none given)."""
+        """The value the traced function receives for this argument (not overridden: the
+        argument itself)."""
         raise NotImplementedError
 
 
 class TracingContext:
     """Passed to ``__tf_tracing_type__``; carries nothing yet (TensorFlow's has an alias map)."""
+
+
+class PlaceholderContext:
+    """Passed to ``TraceType.placeholder_value``; carries nothing yet."""
 
 
 _CONTEXT = TracingContext()
@@ -205,7 +213,7 @@ def _make_key_slow(value, feeds: list):
         feeds.extend(value._component_specs)
         return (COMPOSITE, value)
     if is_variable(value):
-        return (VARIABLE, WeakKey(value))
+        return (VARIABLE, WeakKey(value), variable_type(value))
     tracing_type = getattr(value, "__tf_tracing_type__", None)
     if tracing_type is not None:
         return (CUSTOM, tracing_type(_CONTEXT))
@@ -216,8 +224,13 @@ def _make_key_slow(value, feeds: list):
     if isinstance(value, (list, tuple)):
         tag = LIST if isinstance(value, list) else TUPLE
         return (tag, tuple([make_key(v, feeds) for v in value]))
-    if isinstance(value, _LITERALS):  # subclasses of int, str... (enums, flags)
-        return (OBJECT, WeakKey(value))
+    try:
+        hash(value)
+    except TypeError:  # (a dataclass with eq=True: equal objects could change between calls)
+        raise TypeError(
+            f"Could not generate a generic TraceType for {value!r}.Please verify that it is "
+            "immutable/hashable. Otherwise, consider implementing the Tracing Protocol for "
+            "it.") from None
     return (OBJECT, WeakKey(value))
 
 
@@ -282,6 +295,9 @@ def common_supertype(a, b):
             return None
         parts = [(k, common_supertype(x, y)) for (k, x), (_, y) in zip(a[1], b[1])]
         return None if any(p is None for _, p in parts) else (tag, tuple(parts))
+    if tag == VARIABLE:  # (one type: the new call's Variable, which the trace will read)
+        return a if _is_variable_key(a) and _is_variable_key(b) and a[2][:3] == b[2][:3] \
+            else None
     if tag in (CUSTOM, COMPOSITE):
         try:
             sup = a[1].most_specific_common_supertype([b[1]])
@@ -292,9 +308,10 @@ def common_supertype(a, b):
 
 
 def is_alive(key) -> bool:
-    """False when the key names an object (or Variable) that no longer exists."""
+    """False when the key names an object that no longer exists (a trace for a deleted
+    Variable stays: it serves other Variables of its type)."""
     tag = key[0]
-    if tag in (OBJECT, VARIABLE):
+    if tag == OBJECT:
         return key[1].alive
     if tag in (LIST, TUPLE):
         return all(is_alive(k) for k in key[1])
@@ -303,6 +320,71 @@ def is_alive(key) -> bool:
     if tag == DICT:
         return all(is_alive(k) for _, k in key[1])
     return True
+
+
+# -- traces shared by Variables of one type ----------------------------------------------
+
+def variable_type(variable) -> tuple:
+    """What a trace for ``variable`` needs of it: (dtype, dims, trainable, resource id)."""
+    return (variable.dtype.name, variable.shape.as_tuple(), variable.trainable,
+            variable._resource)
+
+
+def variable_renaming(new, old):
+    """TensorFlow traces a Variable argument by its type (dtype, shape, trainable, and which
+    other arguments it aliases), not its identity: for call keys that differ only in which
+    such Variables they pass, {resource id of each traced Variable: the Variable passed now}.
+    None when the keys differ otherwise (or not at all)."""
+    pairs: list = []
+    if not _pair_variables(new, old, pairs):
+        return None
+    forward: dict = {}
+    backward: dict = {}
+    for was, now in pairs:
+        if forward.setdefault(was, now._resource) != now._resource or \
+                backward.setdefault(now._resource, was) != was:
+            return None  # aliased differently: f(a, a) is not f(a, b)
+    if all(was == now._resource for was, now in pairs):
+        return None
+    return {was: now for was, now in pairs}
+
+
+def renamed_key(key, renaming: dict):
+    """``key`` with the Variables of ``renaming`` (see ``variable_renaming``) put in."""
+    if type(key) is not tuple:
+        return key
+    if len(key) == 3 and key[0] == VARIABLE and type(key[1]) is WeakKey:
+        variable = renaming.get(key[2][3])
+        return key if variable is None else make_key(variable, [])
+    return tuple(renamed_key(k, renaming) for k in key)
+
+
+def _pair_variables(a, b, pairs: list) -> bool:
+    """Walks keys ``a`` (new) and ``b`` (traced) in step: ``a`` fits ``b`` (``is_subtype``)
+    but for Variables of one type, whose (traced resource id, new Variable) pairs go to
+    ``pairs``."""
+    if type(a) is not tuple or type(b) is not tuple or len(a) != len(b):
+        return a == b
+    if _is_variable_key(a):
+        if not _is_variable_key(b) or a[2][:3] != b[2][:3]:
+            return False
+        now = a[1].get()
+        pairs.append((b[2][3], now))
+        return now is not None
+    if _is_typed_key(a):
+        return is_subtype(a, b)
+    return all(_pair_variables(x, y, pairs) for x, y in zip(a, b))
+
+
+def _is_variable_key(k) -> bool:
+    return len(k) == 3 and k[0] == VARIABLE and type(k[1]) is WeakKey
+
+
+def _is_typed_key(k) -> bool:
+    """A tensor, composite or custom leaf key (whose subtypes fit its traces)."""
+    if k[0] == TENSOR:
+        return len(k) == 3 and type(k[1]) is str and (k[2] is None or type(k[2]) is tuple)
+    return k[0] in (COMPOSITE, CUSTOM) and len(k) == 2 and type(k[1]) is not tuple
 
 
 # -- explaining keys to people ---------------------------------------------------------
@@ -319,8 +401,9 @@ def describe(key) -> str:
     if tag == LITERAL:
         return f"Python {key[1].__name__} {key[2]!r}"
     if tag == VARIABLE:
-        var = key[1].get()
-        return "a deleted Variable" if var is None else f"Variable {getattr(var, 'name', '')!s}"
+        dtype, dims, trainable, _ = key[2]
+        return f"{dtype} Variable, shape={TensorShape(dims)}" + \
+            ("" if trainable else ", not trainable")
     if tag in (LIST, TUPLE):
         return f"{tag} of {len(key[1])}"
     if tag == NAMEDTUPLE:
@@ -365,7 +448,8 @@ def explain_change(name: str, old, new) -> list[str]:
             out += explain_change(f"{name}[{k!r}]", x, y)
         return out
     if tag == VARIABLE:
-        return [f"{name}: another Variable ({describe(new)}); each Variable gets its own trace"]
+        return [f"{name}: {describe(old)} → {describe(new)} (a trace serves the Variables of "
+                "one dtype, shape and trainability, aliased alike)"]
     if tag == OBJECT:
         return [f"{name}: another object ({describe(new)}); each distinct object gets its own "
                 "trace — give its class __tf_tracing_type__ to share traces"]
@@ -385,7 +469,8 @@ class _Namespace:
         self.__dict__.update(entries)
 
 
-types = _Namespace(experimental=_Namespace(TraceType=TraceType, TracingContext=TracingContext))
+types = _Namespace(experimental=_Namespace(TraceType=TraceType, TracingContext=TracingContext,
+                                           PlaceholderContext=PlaceholderContext))
 
 
 # -- whole calls: a call's key is a tuple of per-argument keys ------------------------------

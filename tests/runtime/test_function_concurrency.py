@@ -217,7 +217,8 @@ def test_the_first_trace_runs_alone_so_variables_are_created_once():
     for x, r in zip(xs, results):
         np.testing.assert_array_equal(r.numpy(), x.numpy() * 2)
     assert m.made == 1
-    assert m.__call__.experimental_get_tracing_count() == 4
+    # four shapes, and the first trace (it creates a Variable) traced twice, as TensorFlow counts
+    assert m.__call__.experimental_get_tracing_count() == 5
     assert_settled(m.__call__)
 
 
@@ -240,8 +241,8 @@ def test_a_function_calling_a_function_from_several_threads():
     results, errors = run_threads([lambda i=i: outer(rt.constant(i)) for i in range(8)])
     assert errors == [None] * 8
     assert [int(r) for r in results] == [3 * i + 1 for i in range(8)]
-    assert len(outer_traced) == 1 and len(inner_traced) == 1   # inlined into outer's one trace
-    assert inner.experimental_get_tracing_count() == 0
+    assert len(outer_traced) == 1 and len(inner_traced) == 1   # traced once, in outer's trace
+    assert inner.experimental_get_tracing_count() == 1
     assert_settled(inner, outer)
 
 

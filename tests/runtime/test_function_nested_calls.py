@@ -23,7 +23,7 @@ def test_a_concrete_function_called_inside_another_function():
     @tf.function
     def wrong(x):
         return concrete(tf.cast(x, tf.int32))
-    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float32"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor"):
         wrong(tf.constant([1.0]))
 
 

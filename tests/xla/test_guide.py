@@ -37,7 +37,8 @@ def test_custom_training_loop_matches_numpy_backend():
     for w, r in zip(weights, ref_weights):
         np.testing.assert_allclose(w, r, rtol=1e-3, atol=1e-5)
     assert compiled[-1] < compiled[0] / 2
-    assert step.experimental_get_tracing_count() == 1
+    # TensorFlow: 2 (Adam's slots are created in the first trace, which is traced again)
+    assert step.experimental_get_tracing_count() == 2
 
 
 def test_data_dependent_control_flow():
