@@ -1,10 +1,11 @@
 """A custom training loop, as TensorFlow's guides write it: Keras layers, a loss,
-an optimizer and GradientTape inside one tf.function (traced once, run as a graph)."""
+an optimizer and GradientTape inside one tf.function, run as a graph (traced twice on the
+first call, as TensorFlow does: that trace makes the optimizer's variables)."""
 import numpy as np
 
 import autograph as tf
 
-tf.random.set_seed(0)
+tf.keras.utils.set_random_seed(0)  # (Keras 3 seeds weights from Python's random)
 rng = np.random.default_rng(0)
 x = rng.normal(size=(256, 2)).astype(np.float32)
 y = (x[:, :1] * 3.0 - x[:, 1:] * 2.0 + 0.5).astype(np.float32)  # y = 3 a - 2 b + 0.5

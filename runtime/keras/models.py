@@ -69,6 +69,8 @@ class Model(Layer):
         self.built = True  # before the call, so __call__ does not build again
         _placeholder_call(self, input_shape, self.dtype)
 
+    build._default = True  # (a subclassed model builds by running its call, as Keras's does)
+
     def _build_from(self, inputs) -> None:  # a subclassed model's layers build as they are called
         self.built = True
 

@@ -124,5 +124,6 @@ def test_custom_training_loop_reduces_loss_inside_function():
     last = float(evaluate(x, labels))
     assert last < first / 2 and losses[-1] < losses[0]
     assert float(accuracy.result()) > 0.9
-    assert train_step.experimental_get_tracing_count() == 1
+    # 2, as TensorFlow counts: Adam makes its slots in the first trace, which is traced again
+    assert train_step.experimental_get_tracing_count() == 2
     assert float(mean_loss.result()) == pytest.approx(np.mean(losses), rel=1e-5)

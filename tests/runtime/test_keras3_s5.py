@@ -347,3 +347,45 @@ def test_attention_layers_draw_tensorflow_s_weights_and_masks():
     dense = tf.keras.layers.EinsumDense("ab,bc->ac", output_shape=4, bias_axes="c")
     np.testing.assert_allclose(dense(x[0]).numpy()[0], [0.64, -0.2711, 0.5328, -0.5787],
                                atol=1e-4)
+
+
+def test_a_model_builds_by_running_its_call_symbolically_as_keras_does(capsys):
+    # Recorded from TensorFlow 2.21 / Keras 3: a model without a build of its own runs its
+    # call once on symbolic inputs to make its sublayers' weights. A tf.function call traces
+    # there, once per training value, without retracing for the weights; a Function already
+    # tracing around the first call does retrace for them.
+    class Traced(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense1 = tf.keras.layers.Dense(4)
+
+        @tf.function
+        def call(self, inputs, training=True):
+            print("tracing call", training)
+            return self.dense1(inputs)
+
+    model, x = Traced(), tf.ones((2, 3))
+    model(x, training=True), model(x, training=False), model(x, training=True)
+    assert model.call.experimental_get_tracing_count() == 2
+    assert len(model.trainable_variables) == 2 and model.dense1.built
+
+    class Plain(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense1 = tf.keras.layers.Dense(4)
+
+        def call(self, inputs, training=False):
+            print("plain call", training)
+            return self.dense1(inputs)
+
+    plain = Plain()
+
+    @tf.function
+    def step(x):
+        print("trace step")
+        return plain(x, training=True)
+    step(x), step(x)
+    assert step.experimental_get_tracing_count() == 2
+    assert capsys.readouterr().out == (
+        "tracing call True\ntracing call False\n"
+        "trace step\nplain call True\nplain call True\ntrace step\nplain call True\n")

@@ -33,7 +33,9 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import as_dtype
+from graph.ir import Graph
 from runtime import context, nest
+from runtime.function import deferred_variables
 from runtime.keras import initializers, regularizers
 from runtime.keras.backend import layer_dtype
 from runtime.keras.random import SeedGenerator
@@ -43,7 +45,7 @@ from runtime.ops.core import convert_to_tensor
 from runtime.ops import array_ops
 from runtime.ops.math_ops import cast
 from runtime.ops.special_ops import divide_no_nan
-from runtime.tensor import Tensor
+from runtime.tensor import SymbolicTensor, Tensor
 from runtime.variables import ResourceVariable, Variable
 
 _uids: dict[str, int] = {}
@@ -390,6 +392,8 @@ class Layer(Module):
         """Creates the weights for inputs of ``input_shape`` (a tuple; None for unknown)."""
         self.built = True
 
+    build._default = True  # (Keras's is_default: a layer without a build of its own)
+
     def call(self, inputs, *args, **kwargs):
         return inputs
 
@@ -432,9 +436,6 @@ class Layer(Module):
             args = (nest.map_structure(self._convert_input, first),) + args[1:]
         if not _call_context.training:  # the outermost layer call
             self._clear_losses()
-        if not self.built:
-            with self._build_scope():
-                self._build_from(args[0] if args else None)
         params = self._call_params()
         if "training" in params:
             training = kwargs.get("training")
@@ -448,6 +449,13 @@ class Layer(Module):
             training = kwargs.pop("training", None)
             if training is None and _call_context.training:
                 training = _call_context.training[-1]
+        if not self.built:
+            with self._build_scope():
+                if getattr(type(self).build, "_default", False) and \
+                        any(not layer.built for layer in self._layers()):
+                    self._build_by_symbolic_call(args, kwargs, training)
+                if not self.built:
+                    self._build_from(args[0] if args else None)
         _call_context.training.append(training)
         try:
             with name_scope(self.name), self._keras_scope():
@@ -471,6 +479,32 @@ class Layer(Module):
                     batch = cast(array_ops.shape(output)[0], loss.dtype)
                     loss = divide_no_nan(loss, batch)
                 self.add_loss(loss)
+
+    def _build_by_symbolic_call(self, args, kwargs, training) -> None:
+        """Keras 3's build of a layer without a ``build`` of its own whose sublayers are
+        unbuilt: ``call`` runs once on placeholders in a scratch graph (its Python runs, its
+        ops are thrown away), the weights it makes counting only for a Function traced around
+        this call (``deferred_variables``). A call that fails there builds as it runs instead."""
+        scratch = Graph("scratch")
+
+        def placeholder(value):
+            if not isinstance(value, Tensor):
+                return value
+            node = scratch.add_node("Placeholder", attrs={"dtype": value.dtype,
+                                                          "shape": value.shape}, name="inputs")
+            return SymbolicTensor(node.output(0))
+        _call_context.training.append(training)
+        try:
+            with deferred_variables(), context.building(scratch), name_scope(self.name), \
+                    self._keras_scope():
+                self.call(*nest.map_structure(placeholder, list(args)),
+                          **nest.map_structure(placeholder, kwargs))
+        except Exception:  # noqa: BLE001  (as Keras: the real call builds what is left)
+            return
+        finally:
+            _call_context.training.pop()
+            self._clear_losses()
+        self.built = True
 
     def _build_from(self, inputs) -> None:
         shapes = nest.map_structure(
