@@ -6,8 +6,10 @@ lands here: ``lowering.py`` walks the graph with one lowering per op (the
 table ``LOWERINGS``, filled by one module per op family: ``math``,
 ``special``, ``complex``, ``spectral``, ``nn``, ``image``, ``linalg``,
 ``reduction``, ``array``, ``control_flow``, ``state``, ``tensor_list``,
-``random``, ``logging``; ``unsupported`` says why the rest cannot be),
-``plan.py`` compiles the result with ``jax.jit``.
+``random`` (TensorFlow's XLA random values: ``philox``), ``logging``;
+``unsupported`` says why the rest cannot be), ``plan.py`` compiles the result
+with ``jax.jit``, once per value of the inputs an op needs as compile-time
+constants (``constants``).
 
 ``call.py`` registers the op of a jit_compile function called from another
 graph (no JAX needed for that).

@@ -66,7 +66,7 @@ def _like(ctx, node, x):
 @lowering("Range")
 def _range(ctx, node, start, limit, delta):  # reached only when a bound is a run-time value
     raise Unsupported(node, "the range's bounds set its size, so they must be compile-time "
-                            "constants")
+                            "constants", constant=True)
 
 
 @lowering("MatrixDiag")
@@ -174,7 +174,7 @@ def _slice(node, x, bounds, out_dims):
             size = out_dims[pos] if out_dims is not None else None
             if size is None or not (step is None or (is_static(step) and int(step) == 1)):
                 raise Unsupported(node, "a slice with run-time bounds needs a static length "
-                                        "and step 1")
+                                        "and step 1", constant=True)
             dim = jnp.shape(x)[pos]
             if start is None:
                 start = stop - size if stop is not None else 0
@@ -247,7 +247,8 @@ def _slice_op(ctx, node, x, begin, size):
         sizes = [d - b if s == -1 else s for s, b, d in zip(sizes, starts, jnp.shape(x))]
         return lax.slice(x, starts, [b + s for b, s in zip(starts, sizes)])
     if -1 in sizes:
-        raise Unsupported(node, "a slice with a run-time begin needs an explicit size")
+        raise Unsupported(node, "a slice with a run-time begin needs an explicit size",
+                          constant=True)
     return lax.dynamic_slice(x, list(jnp.reshape(begin, (-1,))), sizes)
 
 
@@ -260,9 +261,13 @@ def _one_hot(ctx, node, indices, depth, on_value, off_value):
 
 @lowering("GatherNd")
 def _gather_nd(ctx, node, params, indices):
+    """Out-of-range indices are clamped, as XLA's gather does (a negative one to 0, not
+    counted from the end)."""
     k = jnp.shape(indices)[-1]
-    return params[tuple(jnp.moveaxis(indices, -1, 0))] if k else \
-        jnp.broadcast_to(params, jnp.shape(indices)[:-1] + jnp.shape(params))
+    if not k:
+        return jnp.broadcast_to(params, jnp.shape(indices)[:-1] + jnp.shape(params))
+    rows = jnp.moveaxis(indices, -1, 0)
+    return params[tuple(jnp.clip(r, 0, d - 1) for r, d in zip(rows, jnp.shape(params)))]
 
 
 def _scatter_key(indices, shape):
@@ -293,9 +298,20 @@ def _tensor_scatter(ctx, node, tensor, indices, updates):
 
 # -- sorting and searching ---------------------------------------------------------------
 
+def _total_order(x):
+    """Integer keys ordering floats as XLA's sort and TopK compare them: -nan < -inf < ...
+    < -0.0 < 0.0 < ... < inf < nan (the sign bit flips the other bits' order)."""
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return x
+    bits = lax.bitcast_convert_type(x, np.dtype(f"int{x.dtype.itemsize * 8}"))
+    return bits ^ ((bits >> (x.dtype.itemsize * 8 - 1)) & np.iinfo(bits.dtype).max)
+
+
 @lowering("ArgSort")
 def _arg_sort(ctx, node, x):
-    """Stable in both directions: equal values keep their order (the numpy kernel's rule)."""
+    """Stable in both directions: equal values keep their order (the numpy kernel's rule);
+    floats in XLA's total order, as TensorFlow's TopKV2 under XLA sorts them."""
+    x = _total_order(x)
     if node.attrs["direction"] == "ASCENDING":
         return jnp.argsort(x, axis=-1, stable=True)
     n = x.shape[-1]
@@ -315,7 +331,8 @@ def _search_bound(ctx, node, sorted_inputs, values):
 
 @lowering("BroadcastArgs")
 def _broadcast_args(ctx, node, s0, s1):  # reached only when a shape is a run-time value
-    raise Unsupported(node, "the shapes it broadcasts must be compile-time constants")
+    raise Unsupported(node, "the shapes it broadcasts must be compile-time constants",
+                      constant=True)
 
 
 @lowering("MirrorPadGrad")

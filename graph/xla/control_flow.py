@@ -7,7 +7,8 @@ assignment or a random draw inside a branch or a loop is part of the
 program. A predicate known at compile time picks its branch directly.
 
 A loop variable the body passes through unchanged (a captured tensor) is
-not carried: the body closes over it, so a compile-time value stays one.
+not carried: the body closes over it, so a compile-time value stays one; so
+do the branches of an ``If`` over its compile-time inputs.
 A TensorArray first written inside a branch or a loop gets its buffer
 beforehand, shaped from an abstract evaluation (``jax.eval_shape``; only
 then: each one traces the bodies again).
@@ -61,9 +62,22 @@ def _result(node, outs):
     return outs[0] if len(node.outputs) == 1 else tuple(outs)
 
 
+def _closing_over_static(fn, args):
+    """``fn`` taking only the run-time values of ``args`` (the compile-time ones are closed
+    over, so a size or a shape stays a constant inside a branch), and those values."""
+    static = [is_static(a) for a in args]
+
+    def run(values, state):
+        rest = iter(values)
+        return fn([a if s else next(rest) for a, s in zip(args, static)], state)
+    return run, tuple(a for a, s in zip(args, static) if not s)
+
+
 @lowering("If", "StatelessIf")
 def _if(ctx, node, pred, *args):
-    branches = [_body(ctx, node.attrs[a]) for a in ("then_branch", "else_branch")]
+    branches = [_closing_over_static(_body(ctx, node.attrs[a]), args)
+                for a in ("then_branch", "else_branch")]
+    (_, args), branches = branches[0], [fn for fn, _ in branches]
     if is_static(pred):
         outs, ctx.state = branches[0 if bool(pred) else 1](args, ctx.state)
         return _result(node, outs)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from graph.errors import InvalidArgumentError
 from graph.ops.image import _DEFAULT_BOX_COLORS, _axis_weights, _position_weights
-from graph.xla.lowering import lowering, static_value
+from graph.xla.lowering import Unsupported, lowering, static_value
 
 
 @lowering("AdjustContrastv2")
@@ -201,3 +202,49 @@ def _draw_boxes(ctx, node, images, boxes, colors):
     last = jnp.max(jnp.where(valid & outline, k, -1), axis=1)  # [batch, height, width]
     color = jnp.asarray(table)[jnp.maximum(last, 0) % table.shape[0]].astype(images.dtype)
     return jnp.where((last >= 0)[..., None], color, images)
+
+
+def _pairwise_iou(boxes):
+    """``[n, n]`` intersection over union (corners in any order; 0 with an empty box), as the
+    numpy kernel computes it."""
+    y1, x1 = jnp.minimum(boxes[:, 0], boxes[:, 2]), jnp.minimum(boxes[:, 1], boxes[:, 3])
+    y2, x2 = jnp.maximum(boxes[:, 0], boxes[:, 2]), jnp.maximum(boxes[:, 1], boxes[:, 3])
+    area = (y2 - y1) * (x2 - x1)
+    zero = jnp.zeros((), boxes.dtype)
+    inter = (jnp.maximum(jnp.minimum(y2[:, None], y2) - jnp.maximum(y1[:, None], y1), zero)
+             * jnp.maximum(jnp.minimum(x2[:, None], x2) - jnp.maximum(x1[:, None], x1), zero))
+    iou = inter / (area[:, None] + area - inter)
+    return jnp.where((area[:, None] <= zero) | (area <= zero), zero, iou)
+
+
+@lowering("NonMaxSuppressionV5")
+def _non_max_suppression(ctx, node, boxes, scores, max_output_size, iou_threshold,
+                         score_threshold, soft_nms_sigma):
+    """Padded hard NMS (``tf.image.non_max_suppression_padded``, which TensorFlow's XLA
+    compiles): boxes in score order (ties: lower index), each kept unless its IoU with a
+    box kept before it exceeds the threshold, until ``max_output_size`` are kept; indices
+    and scores zero-padded to that size."""
+    if not node.attrs.get("pad_to_max_output_size"):
+        raise Unsupported(node, "the number of boxes it keeps depends on the input's values "
+                                "(XLA needs static shapes): use tf.image."
+                                "non_max_suppression_padded(..., pad_to_max_output_size=True)")
+    if float(static_value(soft_nms_sigma, node, "soft_nms_sigma")) != 0:
+        raise Unsupported(node, "soft-NMS rescores boxes one after another on the host")
+    limit = int(static_value(max_output_size, node, "max_output_size"))
+    n = boxes.shape[0]
+    if n == 0:
+        return (jnp.zeros(limit, jnp.int32), jnp.zeros(limit, scores.dtype), jnp.int32(0))
+    order = jnp.argsort(-scores, stable=True)
+    iou = _pairwise_iou(boxes[order])
+    candidate = scores[order] > score_threshold
+
+    def visit(i, carry):
+        kept, count = carry
+        overlaps = jnp.any(kept & (iou[i] > iou_threshold))
+        keep = candidate[i] & (count < limit) & ~overlaps
+        return kept.at[i].set(keep), count + keep.astype(jnp.int32)
+    kept, count = lax.fori_loop(0, n, visit, (jnp.zeros(n, bool), jnp.int32(0)))
+    slots = jnp.nonzero(kept, size=limit, fill_value=n)[0]
+    indices = jnp.where(slots < n, order[jnp.minimum(slots, n - 1)], 0)
+    picked = jnp.where(slots < n, scores[order][jnp.minimum(slots, n - 1)], 0)
+    return indices.astype(jnp.int32), picked.astype(scores.dtype), count

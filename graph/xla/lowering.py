@@ -51,13 +51,21 @@ def reason_of(op: str) -> str | None:
     return next((why for matches, why in _FAMILY_REASONS if matches(op)), None)
 
 
-def lowering(*names: str):
-    """Registers the decorated function as the lowering of each op in ``names``."""
+# Ops lowered even when their inputs are all known at compile time: their numpy kernels give
+# other values than TensorFlow's XLA kernels (the stateless random ops).
+UNFOLDED: set[str] = set()
+
+
+def lowering(*names: str, fold: bool = True):
+    """Registers the decorated function as the lowering of each op in ``names``; ``fold``
+    False: never run their numpy kernels on compile-time values instead."""
     def register(fn):
         for name in names:
             if name in LOWERINGS:
                 raise ValueError(f"Op {name!r} already has an XLA lowering")
             LOWERINGS[name] = fn
+            if not fold:
+                UNFOLDED.add(name)
         return fn
     return register
 
@@ -66,13 +74,17 @@ class Unsupported(Exception):
     """Raised while lowering: ``node`` cannot be compiled (``reason`` says why).
 
     The plan reports it as TensorFlow's "Detected unsupported operations"
-    InvalidArgumentError before anything runs.
+    InvalidArgumentError before anything runs. ``constant``: the node needs an input
+    computed at run time as a compile-time constant (a size, a shape, a slice's bounds);
+    the plan then compiles the program for the values of the graph inputs it comes from,
+    as TensorFlow's XLA does with its compile-time-constant arguments.
     """
 
-    def __init__(self, node: Node, reason: str):
+    def __init__(self, node: Node, reason: str, constant: bool = False):
         super().__init__(reason)
         self.node = node
         self.reason = reason
+        self.constant = constant
 
 
 class Context:
@@ -124,7 +136,7 @@ def static_value(value, node: Node, what: str):
     if is_static(value):
         return np.asarray(value)
     raise Unsupported(node, f"{what} must be a compile-time constant, but it is computed at "
-                            "run time")
+                            "run time", constant=True)
 
 
 def _conform(value, expected):
@@ -138,7 +150,7 @@ def _conform(value, expected):
 def _fold(node: Node, values: list):
     """Runs a pure node on compile-time values with its numpy kernel, or None."""
     opdef = get_op(node.op)
-    if opdef.stateful or opdef.function_attrs or \
+    if opdef.stateful or opdef.function_attrs or node.op in UNFOLDED or \
             any(t.dtype.name == "variant" for t in node.outputs):
         return None
     try:

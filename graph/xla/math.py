@@ -10,7 +10,7 @@ from graph.xla.lowering import lowering
 
 _ELEMENTWISE = {
     "AddV2": jnp.add, "Sub": jnp.subtract, "Mul": jnp.multiply, "RealDiv": jnp.true_divide,
-    "FloorDiv": jnp.floor_divide, "FloorMod": jnp.remainder, "Pow": jnp.power,
+
     "Maximum": jnp.maximum, "Minimum": jnp.minimum,
     "SquaredDifference": lambda x, y: jnp.square(x - y),
     "BitwiseAnd": jnp.bitwise_and, "BitwiseOr": jnp.bitwise_or, "BitwiseXor": jnp.bitwise_xor,
@@ -25,6 +25,53 @@ _ELEMENTWISE = {
     "Invert": jnp.invert,
     "SelectV2": jnp.where,
 }
+
+
+def _floor_div(x, y):
+    """TensorFlow's XLA FloorDiv: floor(x / y) for floats (``1e-30 // -1e30`` is -0.0, not
+    numpy's -1); for signed ints the truncating quotient moved down where the signs differ
+    and a remainder is left, on XLA's division (x / 0 is -1, MIN / -1 is MIN)."""
+    x, y = jnp.broadcast_arrays(x, y)
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        return jnp.floor(x / y)
+    quotient = lax.div(x, y)
+    if jnp.issubdtype(x.dtype, jnp.unsignedinteger):
+        return quotient
+    zero = jnp.zeros((), x.dtype)
+    down = ((x < zero) != (y < zero)) & (lax.rem(x, y) != zero)
+    return jnp.where(down, quotient - jnp.ones((), x.dtype), quotient)
+
+
+def _floor_mod(x, y):
+    """TensorFlow's XLA FloorMod: the truncating remainder plus y where it is nonzero and its
+    sign differs from y's (x % 0 is x, as XLA's remainder)."""
+    x, y = jnp.broadcast_arrays(x, y)
+    rem = lax.rem(x, y)
+    zero = jnp.zeros((), x.dtype)
+    return jnp.where((rem != zero) & ((rem < zero) != (y < zero)), rem + y, rem)
+
+
+def _pow(x, y):
+    """XLA's power; for integers (jnp's loops ignore a negative exponent): wrapping
+    products by squaring, and for a negative exponent 1 for 1, +-1 for -1 by parity, else 0."""
+    if not jnp.issubdtype(x.dtype, jnp.integer):
+        return jnp.power(x, y)
+    x, y = jnp.broadcast_arrays(x, y)
+    one, zero = jnp.ones((), x.dtype), jnp.zeros((), x.dtype)
+
+    def square(_, carry):
+        acc, base, k = carry
+        return jnp.where(k & one, acc * base, acc), base * base, k >> one
+    k = jnp.where(y < zero, zero, y)
+    acc = lax.fori_loop(0, x.dtype.itemsize * 8, square, (jnp.ones_like(x), x, k))[0]
+    if jnp.issubdtype(x.dtype, jnp.unsignedinteger):
+        return acc
+    odd = (y & one) != zero
+    negative = jnp.where(x == one, one, jnp.where(x == -one, jnp.where(odd, -one, one), zero))
+    return jnp.where(y < zero, negative, acc)
+
+
+_ELEMENTWISE.update(FloorDiv=_floor_div, FloorMod=_floor_mod, Pow=_pow)
 
 
 def _elementwise(fn):

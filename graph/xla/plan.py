@@ -8,6 +8,9 @@ ops draw from a key passed in (derived from the call count, so seeded ops
 repeat the same sequence in every program run) and threaded through the
 program. Control-flow lowerings carry that state (``Context.state``).
 Results come back in as few buffers as possible (``outputs.Layout``).
+An op needing a run-time value as a constant makes the plan compile one program
+per value of the integer inputs it comes from (constants.py), as TensorFlow's
+XLA does.
 
 JAX runs in 32-bit mode unless told otherwise. A graph with a 64-bit value
 anywhere is traced, compiled and called inside ``jax.enable_x64(True)``, a
@@ -17,6 +20,7 @@ config, a jitted call leaves JAX's fast C++ dispatch path (~10 us a call).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 
@@ -26,6 +30,7 @@ from graph import resources
 from graph.errors import InvalidArgumentError
 from graph.ir import Graph, Output
 from graph.registry import get_op
+from graph.xla.constants import constant_sources
 from graph.xla.lowering import (Context, Unsupported, lower_graph, unsupported_error,
                                 unsupported_nodes)
 from graph.xla.outputs import Layout
@@ -33,6 +38,14 @@ from graph.xla.random import RANDOM_OPS
 
 _VARIABLE_OPS = frozenset({"ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                            "AssignSubVariableOp"})
+
+
+class _NeedsConstants(Exception):
+    """Raised while tracing: the graph inputs at ``positions`` must be compile-time constants."""
+
+    def __init__(self, positions: set[int]):
+        super().__init__(sorted(positions))
+        self.positions = positions
 
 
 def _walk(graph: Graph):
@@ -69,24 +82,68 @@ class XlaPlan:
         self._n_inputs = len(graph.inputs)
         self._layout = Layout([f.type for f in fetches])
         self._jitted = jax.jit(self._program)
+        self._constant: tuple[int, ...] = ()  # inputs compiled as constants (constants.py)
+        self._specializations: dict = {}  # their values -> the program jitted for them
         # ``run(*feeds)`` is the call itself (``plan(*feeds)`` without the method in between,
         # for callers on the cache-hit path: ConcreteFunction).
         self.run = self._stateful_call if self._resources or self._random else self._pure_call()
 
     # -- the traced program ---------------------------------------------------------------
-    def _program(self, feeds, variables, key):
+    def _program(self, feeds, variables, key, constants=None):
+        """The traced program; ``constants`` (position -> numpy value) replace those inputs,
+        the others come in ``feeds``."""
+        if constants:
+            rest = iter(feeds)
+            feeds = [constants[k] if k in constants else next(rest)
+                     for k in range(self._n_inputs)]
         ctx = Context(self, dict(zip(self._resources, variables)), key)
         try:
             outs = lower_graph(ctx, self.graph, list(feeds), self.fetches)
         except Unsupported as e:
+            if e.constant:
+                wanted = constant_sources(self.graph, e.node) - set(self._constant)
+                if wanted:
+                    raise _NeedsConstants(wanted) from None
             raise unsupported_error(self.graph.name, [(e.node, e.reason)]) from None
         return self._layout.pack(outs), tuple(ctx.state["vars"][r] for r in self._written)
 
-    def _arguments(self, feeds, count: int | None = None):
+    # -- compile-time-constant inputs -----------------------------------------------------
+    def _add_constants(self, positions: set[int]):
+        self._constant = tuple(sorted(set(self._constant) | positions))
+        self._specializations.clear()
+
+    def _specialized(self, feeds):
+        """The program compiled for the values ``feeds`` gives the constant inputs, and the
+        other feeds."""
+        constants = {k: np.asarray(feeds[k]) for k in self._constant}
+        key = tuple((v.dtype.str, v.shape, v.tobytes()) for v in constants.values())
+        jitted = self._specializations.get(key)
+        if jitted is None:
+            jitted = self._specializations[key] = self._jax.jit(
+                functools.partial(self._program, constants=constants))
+        return jitted, tuple(f for k, f in enumerate(feeds) if k not in constants)
+
+    def _call_specialized(self, feeds, count: int | None = None):
+        """A call once some inputs are compile-time constants (found while tracing)."""
+        self._check_count(feeds)
+        if count is None and self._random:
+            count = next(self._calls)
+        while True:
+            jitted, rest = self._specialized(feeds)
+            try:
+                return self._execute(jitted, self._arguments(rest, count))
+            except _NeedsConstants as e:
+                self._add_constants(e.positions)
+
+    # -- calls ----------------------------------------------------------------------------
+    def _check_count(self, feeds):
         if len(feeds) != self._n_inputs:
             raise InvalidArgumentError(
                 message=f"Graph {self.graph.name!r} takes {self._n_inputs} inputs, "
                         f"got {len(feeds)}")
+
+    def _arguments(self, feeds, count: int | None = None):
+        """The jitted program's arguments: feeds, the variables' values, the random key."""
         variables = tuple(np.asarray(resources.read(r)) for r in self._resources)
         key = None
         if self._random:
@@ -94,39 +151,51 @@ class XlaPlan:
             key = np.array([0, count & 0xFFFFFFFF], dtype=np.uint32)
         return tuple(feeds), variables, key
 
+    def _execute(self, jitted, args):
+        """Runs ``jitted`` on ``args`` and writes the variables it assigns back."""
+        if self._x64:
+            with self._jax.enable_x64(True):
+                outs, written = jitted(*args)
+        else:
+            outs, written = jitted(*args)
+        for r, value in zip(self._written, written):
+            resources.write(r, np.asarray(value))
+        return self._layout.unpack(outs)
+
     def __call__(self, *feeds):
         return self.run(*feeds)
 
     def _pure_call(self):
         """The call of a program without state: feeds in, numpy values out."""
         jitted = self._jax.jit(lambda *feeds: self._program(feeds, (), None)[0])
-        n, unpack, check = self._n_inputs, self._layout.unpack, self._arguments
-        if self._x64:
-            x64 = self._jax.enable_x64
-
-            def call_x64(*feeds):
-                if len(feeds) != n:
-                    check(feeds)  # raises
-                with x64(True):
-                    return unpack(jitted(*feeds))
-            return call_x64
+        n, unpack, check = self._n_inputs, self._layout.unpack, self._check_count
+        x64 = self._jax.enable_x64 if self._x64 else None
 
         def call(*feeds):
             if len(feeds) != n:
                 check(feeds)  # raises
-            return unpack(jitted(*feeds))
+            if self._constant:
+                return self._call_specialized(feeds)
+            try:
+                if x64 is None:
+                    return unpack(jitted(*feeds))
+                with x64(True):
+                    return unpack(jitted(*feeds))
+            except _NeedsConstants as e:
+                self._add_constants(e.positions)
+                return self._call_specialized(feeds)
         return call
 
     def _stateful_call(self, *feeds):
+        if self._constant:
+            return self._call_specialized(feeds)
+        self._check_count(feeds)
         args = self._arguments(feeds)
-        if self._x64:
-            with self._jax.enable_x64(True):
-                outs, written = self._jitted(*args)
-        else:
-            outs, written = self._jitted(*args)
-        for r, value in zip(self._written, written):
-            resources.write(r, np.asarray(value))
-        return self._layout.unpack(outs)
+        try:
+            return self._execute(self._jitted, args)
+        except _NeedsConstants as e:
+            self._add_constants(e.positions)
+            return self._call_specialized(feeds, None if args[2] is None else int(args[2][1]))
 
     @property
     def fn(self):
@@ -136,14 +205,21 @@ class XlaPlan:
     # -- looking at the program -----------------------------------------------------------
     def compiler_ir(self, feeds, stage: str = "hlo") -> str:
         """The program's text for these inputs: ``stage`` 'hlo', 'stablehlo' or 'optimized_hlo'."""
-        args = self._arguments(feeds, count=0)  # no call: the random sequence stays put
-        with self._jax.enable_x64(self._x64):
-            lowered = self._jitted.lower(*args)
-            if stage == "hlo":
-                return lowered.as_text(dialect="hlo")
-            if stage == "stablehlo":
-                return lowered.as_text()
-            if stage == "optimized_hlo":
-                return lowered.compile().as_text()
+        self._check_count(feeds)
+        while True:
+            jitted, rest = self._specialized(feeds) if self._constant else (self._jitted, feeds)
+            args = self._arguments(rest, count=0)  # no call: the random sequence stays put
+            try:
+                with self._jax.enable_x64(self._x64):
+                    lowered = jitted.lower(*args)
+                    if stage == "hlo":
+                        return lowered.as_text(dialect="hlo")
+                    if stage == "stablehlo":
+                        return lowered.as_text()
+                    if stage == "optimized_hlo":
+                        return lowered.compile().as_text()
+                break
+            except _NeedsConstants as e:
+                self._add_constants(e.positions)
         raise ValueError(f"Unknown compiler IR stage {stage!r}; use 'hlo', 'stablehlo' or "
                          "'optimized_hlo'")

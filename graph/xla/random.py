@@ -6,11 +6,13 @@ with a seed folds its seeds into its key, so the same seeds give the same
 sequence in every program run (TensorFlow's op-seed rule); an unseeded op
 folds in the plan's entropy instead. (TensorFlow's own XLA bridge ignores seeds.)
 
-Stateless ops (``StatelessRandom*``) take their key from their seed tensor
-alone: the same seed gives the same values in every call. A seed known at
-compile time runs the numpy kernel (lowering.py folds it), so those values
-are exactly the numpy backend's (TensorFlow's Philox values); a seed computed
-at run time draws with JAX's generator: deterministic, but other values.
+Stateless ops (``StatelessRandom*``) and a ``tf.random.Generator``'s draws
+of uniforms, normals, truncated normals, integers and categorical samples are
+TensorFlow's XLA values (philox.py), whether the seed is known at compile time
+or not (they are never folded: the numpy kernels give TensorFlow's CPU values,
+which differ). The other stateless ops (gamma, Poisson, binomial, half floats)
+draw with JAX's generator, keyed by the seed: deterministic, but other values
+(TensorFlow's XLA has no kernel for gamma, Poisson and binomial).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from graph.xla import philox
 from graph.xla.lowering import lowering, static_value
 
 
@@ -102,9 +105,39 @@ def _stateful(ctx, node, *inputs):
     return _STATEFUL[node.op](node, key, *inputs)
 
 
-@lowering(*_STATELESS)
+# Stateless ops drawn as TensorFlow's XLA draws them: op -> (sampler, dtypes it covers)
+_FLOATS = (np.float32, np.float64)
+_INTS = (np.int32, np.int64, np.uint32, np.uint64)
+_PHILOX = {"StatelessRandomUniformV2": (philox.uniform, _FLOATS),
+           "StatelessRandomNormalV2": (philox.normal, _FLOATS),
+           "StatelessTruncatedNormalV2": (philox.truncated_normal, _FLOATS),
+           "StatelessRandomUniformIntV2": (philox.uniform_int, _INTS),
+           "StatelessRandomUniformFullIntV2": (philox.full_int, _INTS)}
+
+
+def _tensorflows_xla_draw(node, seed, inputs):
+    """TensorFlow's XLA values for ``node`` (philox.py), or None where it has none here."""
+    key_counter = lambda: philox.key_counter(  # noqa: E731
+        jnp.asarray(seed), node.attrs.get("philox_state", False))
+    if node.op == "StatelessMultinomial":
+        logits, num_samples = inputs
+        if logits.dtype not in _FLOATS:
+            return None
+        n = int(static_value(num_samples, node, "num_samples"))
+        return philox.multinomial(*key_counter(), logits, n, _dtype(node))
+    sampler, dtypes = _PHILOX.get(node.op, (None, ()))
+    if _dtype(node) not in dtypes:
+        return None
+    shape, *bounds = inputs  # (minval, maxval for integers)
+    return sampler(*key_counter(), _shape(node, shape), *(bounds or [_dtype(node)]))
+
+
+@lowering(*_STATELESS, fold=False)
 def _stateless(ctx, node, *inputs):
     *inputs, seed = inputs  # a [2] seed, or a Generator's [3] Philox state
+    drawn = _tensorflows_xla_draw(node, seed, inputs)
+    if drawn is not None:
+        return drawn
     key = jax.random.PRNGKey(0)
     for word in jnp.asarray(seed).astype(jnp.uint32):
         key = jax.random.fold_in(key, word)

@@ -11,9 +11,6 @@ from graph.xla.lowering import cannot_compile
 
 cannot_compile("its output's shape depends on the input's values (XLA needs static shapes)",
                "Unique", "UniqueWithCounts", "Where", "NonMaxSuppressionV3")
-cannot_compile("the number of boxes it keeps depends on the input's values (XLA needs static "
-               "shapes); its padded form has no lowering either: TensorFlow's XLA compiles "
-               "only NonMaxSuppressionV4", "NonMaxSuppressionV5")
 cannot_compile("its output is a sparse tensor whose number of values depends on the input's "
                "values (XLA needs static shapes)", "CTCGreedyDecoder", "CTCBeamSearchDecoder",
                "DenseToDenseSetOperation", "DenseToSparseSetOperation")
@@ -27,6 +24,8 @@ cannot_compile("sparse tensors have a number of values known only at run time", 
                family=lambda op: op.startswith("Sparse"))
 cannot_compile("file and serialization ops run on the host", "ReadFile", "WriteFile",
                "DecodeRaw", "SerializeTensor", "ParseTensor", "DecodeCSV")
+cannot_compile("summary writers and their encoders run on the host", "WriteSummary",
+               "WriteRawProtoSummary", "FlushSummaryWriter", "CloseSummaryWriter", "EncodeWav")
 cannot_compile("parsing and lookup tables run on the host", "ParseExampleV2",
                "ParseSingleSequenceExample", family=lambda op: op.startswith("LookupTable"))
 cannot_compile("it reads the host's clock", "Timestamp")
