@@ -37,6 +37,7 @@ import weakref
 import numpy as np
 
 from graph.dtypes import as_dtype
+from graph.errors import InvalidArgumentError
 from graph.executor import compile_graph
 from graph.ir import Graph
 from graph.passes import optimize as optimize_graph
@@ -801,14 +802,20 @@ class Function:
         """TensorFlow's API: ``f.experimental_get_compiler_ir(x)(stage='hlo')`` is the text of
         the XLA program for these arguments ('hlo', 'stablehlo' or 'optimized_hlo'); the
         trace is compiled with XLA for it even when the Function does not use jit_compile."""
-        concrete = self.get_concrete_function(*args, **kwargs)
+        try:
+            concrete = self.get_concrete_function(*args, **kwargs)
+        except InvalidArgumentError as e:  # (TensorFlow's error for a program XLA refuses)
+            raise ValueError(f"Failed getting HLO text: '{e}'") from e
         feeds = concrete._flat_feeds_for(args, kwargs)
 
         def compiler_ir(stage: str = "hlo", device_name=None, platform_name=None):
             plan = concrete._plan
-            if not hasattr(plan, "compiler_ir"):
-                plan = compile_graph(concrete.optimized_graph, backend="xla")
-            return plan.compiler_ir(feeds, stage)
+            try:
+                if not hasattr(plan, "compiler_ir"):
+                    plan = compile_graph(concrete.optimized_graph, backend="xla")
+                return plan.compiler_ir(feeds, stage)
+            except InvalidArgumentError as e:
+                raise ValueError(f"Failed getting HLO text: '{e}'") from e
         return compiler_ir
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
