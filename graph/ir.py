@@ -111,6 +111,11 @@ class Node:
     def output(self, index: int = 0) -> Output:
         return Output(self, index)
 
+    @property
+    def type(self) -> str:
+        """The op's name, as TensorFlow's ``Operation.type``."""
+        return self.op
+
     def __repr__(self) -> str:
         ins = ", ".join(i.input_name for i in self.inputs)
         return f"<Node {self.name} = {self.op}({ins})>"
@@ -264,14 +269,17 @@ class Graph:
         except KeyError:
             raise NotFoundError(message=f"Function {name!r} is not in the graph's library") from None
 
-    def get_node(self, name: str) -> Node:
+    def get_operations(self) -> list[Node]:
+        return list(self.nodes)
+
+    def get_operation_by_name(self, name: str) -> Node:
+        """The node named ``name``; TensorFlow's KeyError when there is none."""
         for node in self.nodes:
             if node.name == name:
                 return node
-        raise KeyError(f"No node named {name!r} in graph {self.name!r}")
+        raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
 
-    def get_operations(self) -> list[Node]:
-        return list(self.nodes)
+    get_node = get_operation_by_name
 
     def __repr__(self) -> str:
         return f"<Graph {self.name!r}: {len(self.nodes)} nodes>"

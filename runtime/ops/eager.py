@@ -500,8 +500,9 @@ def leaked(t: SymbolicTensor, graph=None) -> LeakedTensorError | InaccessibleTen
             "tf.TensorArray.")
     origin = t.op.origin
     where = f" (created at {origin})" if origin else ""
-    return LeakedTensorError(
-        f"{t} is a symbolic tensor of graph {t.graph.name!r}{where} that escaped the function "
+    return LeakedTensorError(  # (TensorFlow's first words, then what happened and what to do)
+        f"{t} is out of scope and cannot be used here. It is a symbolic tensor of graph "
+        f"{t.graph.name!r}{where} that escaped the function "
         "being traced and is used outside it. Symbolic tensors only live while their function "
         "is traced: return the value from the function instead of storing it in a global, a "
         "list or an attribute, or store it in a tf.Variable.")

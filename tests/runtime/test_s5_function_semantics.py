@@ -494,3 +494,28 @@ def test_variable_arguments_with_relaxed_shapes():
         return v * tf.reduce_sum(x)
     g.get_concrete_function(a, tf.TensorSpec([None], tf.float32))
     assert float(g(b, tf.ones([3]))) == 6.0 and _count(g) == 1  # TensorFlow
+
+
+def test_operations_by_name_and_type_as_tensorflow_names_them():
+    # TensorFlow 2.21: op.type is the op's name; an unknown name is this KeyError.
+    @tf.function
+    def f(x):
+        return tf.sin(x) * 2.0
+    graph = f.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph
+    assert [op.type for op in graph.get_operations()] == [
+        "Placeholder", "Sin", "Const", "Mul", "Identity"]
+    assert graph.get_operation_by_name("Sin").type == "Sin"
+    with pytest.raises(KeyError, match="The name 'nope' refers to an Operation not in the graph."):
+        graph.get_operation_by_name("nope")
+
+
+def test_a_leaked_tensor_s_error_starts_with_tensorflow_s_words():
+    leak = []
+
+    @tf.function
+    def f(x):
+        leak.append(x + 1)
+        return x
+    f(tf.constant(1))
+    with pytest.raises(TypeError, match=r"add:0.* is out of scope and cannot be used here\."):
+        leak[0] + 1
