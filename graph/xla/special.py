@@ -30,7 +30,7 @@ _FUNCTIONS = {
     "Xlog1py": lambda x, y: jnp.where(x == 0, jnp.zeros((), x.dtype), x * jnp.log1p(y)),
     "Xdivy": lambda x, y: jnp.where(x == 0, jnp.zeros((), x.dtype), x / y),
     "DivNoNan": _no_nan(jnp.true_divide), "MulNoNan": _no_nan(jnp.multiply),
-    "Igamma": sp.gammainc, "Igammac": sp.gammaincc,
+    "Igamma": sp.gammainc, "Igammac": sp.gammaincc, "IgammaGradA": lax.igamma_grad_a,
     "TruncateDiv": _truncate_div, "TruncateMod": lax.rem,
     "LeftShift": jnp.left_shift, "RightShift": jnp.right_shift,
 }

@@ -13,6 +13,7 @@ from runtime.gradients.util import reduce_to
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
 from runtime.ops import special_ops as S
+from runtime.ops.core import apply_op
 
 NotDifferentiable("IsNan", "IsInf", "IsFinite", "Rint", "TruncateDiv", "NextAfter",
                   "LeftShift", "RightShift", "Bincount")
@@ -194,16 +195,16 @@ def _truncate_mod_grad(op, g):
 
 @RegisterGradient("Igamma")
 def _igamma_grad(op, g):
-    # Only the gradient with respect to x: d/da needs IgammaGradA, which is not here.
     a, x = op.inputs
+    partial_a = apply_op("IgammaGradA", [a, x], name="IgammaGradA")
     partial_x = M.exp(M.subtract(M.subtract(M.multiply(M.subtract(a, 1.0), M.log(x)), x),
                                  S.lgamma(a)))
-    return [None, reduce_to(M.multiply(partial_x, g), x)]
+    return [reduce_to(M.multiply(partial_a, g), a), reduce_to(M.multiply(partial_x, g), x)]
 
 
 @RegisterGradient("Igammac")
 def _igammac_grad(op, g):
-    return [None, _igamma_grad(op, M.negative(g))[1]]
+    return _igamma_grad(op, M.negative(g))
 
 
 # -- scans ------------------------------------------------------------------------------------

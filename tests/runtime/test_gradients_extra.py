@@ -132,3 +132,23 @@ def test_numpy_function_and_py_function_as_decorator():
     def double(x):
         return x * 2
     assert double(tf.constant(3.0)).numpy() == 6.0
+
+
+def test_igamma_gradient_with_respect_to_a_is_tensorflow_s():
+    # TensorFlow 2.21's IgammaGradA (float64); the gradient with respect to `a` was None,
+    # which silently dropped igamma's term from gradients of sums.
+    a = tf.constant([0.5, 1.0, 2.5, 3.0, 10.0, 0.1, 50.0, 2.0], tf.float64)
+    x = tf.constant([0.3, 2.0, 1.0, 8.0, 12.0, 0.01, 45.0, 0.0], tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([a, x])
+        p, q = tf.math.igamma(a, x), tf.math.igammac(a, x)
+        y = tf.reduce_sum(p * a)
+    expected = [-0.7705703513753518, -0.22082542621185938, -0.18009960695404154,
+                -0.017791335986496452, -0.09717797203717947, -2.776160812425423,
+                -0.04554329214012429, 0.0]
+    np.testing.assert_allclose(tape.gradient(p, a).numpy(), expected, rtol=1e-12)
+    np.testing.assert_allclose(tape.gradient(q, a).numpy(), -np.array(expected), rtol=1e-12)
+    np.testing.assert_allclose(
+        tape.gradient(y, a).numpy(),
+        [0.17613679823132417, 0.6438392905515279, -0.2993940534697135, 0.9328720242965077,
+         -0.21417188204230675, 0.3850051787119377, -2.030362572606042, 0.0], rtol=1e-12)
