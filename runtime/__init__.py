@@ -47,11 +47,12 @@ from runtime.module import Module  # noqa: F401
 from runtime.py_function import numpy_function, py_function  # noqa: F401
 from runtime.trace_type import types  # noqa: F401
 from runtime.gradients import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401
-from runtime.gradients.custom_gradient import custom_gradient, recompute_grad  # noqa: F401
+from runtime.gradients.custom_gradient import (custom_gradient, grad_pass_through,  # noqa: F401
+                                               recompute_grad)
 from runtime import autodiff  # noqa: F401
 from runtime import keras  # noqa: F401
 from runtime.keras import optimizers  # noqa: F401  (tf.optimizers is tf.keras.optimizers)
-from runtime import image, io, linalg, nn, saved_model, signal, train  # noqa: F401
+from runtime import image, io, linalg, nn, saved_model, signal, test, train  # noqa: F401
 # The top-level aliases (tf.einsum, tf.cumsum, tf.map_fn, tf.device...): each module's __all__.
 from runtime.ops.nn_ops import *  # noqa: F401,F403,E402
 from runtime.ops.linalg_ops import *  # noqa: F401,F403,E402
@@ -64,6 +65,7 @@ newaxis = None  # ``x[:, tf.newaxis]``: inserts a dimension of size 1
 from runtime import ragged, sparse  # noqa: F401  (tf.ragged, tf.sparse)
 from runtime.ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
 from runtime.sparse import SparseTensor, SparseTensorSpec  # noqa: F401
+from runtime.sparse.sparse_ops import edit_distance  # noqa: F401,E402  (tf.edit_distance)
 from runtime.tensor_spec import TypeSpec  # noqa: F401
 from runtime.data.optional import OptionalSpec  # noqa: F401,E402
 from runtime.composite import CompositeTensor, dispatch_api as _dispatch_api  # noqa: F401

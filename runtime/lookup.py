@@ -16,6 +16,7 @@ import numpy as np
 
 from graph import dtypes, resources
 from graph.dtypes import as_dtype
+from graph.errors import InvalidArgumentError
 from graph.ops.lookup import HashTable
 from runtime.context import init_scope
 from runtime.ops.core import apply_op, convert_to_tensor
@@ -283,4 +284,34 @@ class MutableHashTable(_Table):
                         name=name or "LookupTableRemoveV2")
 
 
-experimental = SimpleNamespace(MutableHashTable=MutableHashTable)
+class DenseHashTable(MutableHashTable):
+    """``tf.lookup.experimental.DenseHashTable``: a MutableHashTable whose ``empty_key`` and
+    ``deleted_key`` may never be used as keys (TensorFlow's open addressing reserves them).
+    ``export`` gives the entries in the order they were added, not TensorFlow's buckets."""
+
+    def __init__(self, key_dtype, value_dtype, default_value, empty_key, deleted_key,
+                 initial_num_buckets=None, name="MutableDenseHashTable", checkpoint=True,
+                 experimental_is_anonymous=False):
+        key_dtype = as_dtype(key_dtype)
+        with init_scope():
+            empty = convert_to_tensor(empty_key, dtype=key_dtype)
+            deleted = convert_to_tensor(deleted_key, dtype=key_dtype)
+        if empty.shape.rank != 0 or deleted.shape.rank != 0:
+            raise InvalidArgumentError(message="DenseHashTable: empty_key and deleted_key must "
+                                               "be scalars here (vector keys are not supported)")
+        empty, deleted = _array([empty.numpy()], key_dtype)[0], \
+            _array([deleted.numpy()], key_dtype)[0]
+        empty, deleted = (k.item() if isinstance(k, np.generic) else k for k in (empty, deleted))
+        if empty == deleted:
+            raise InvalidArgumentError(message="Empty and deleted keys cannot be equal")
+        super().__init__(key_dtype, value_dtype, default_value, name)
+        resources.read(self._rid).reserved.update({empty: "empty_key", deleted: "deleted_key"})
+
+    def insert_or_assign(self, keys, values, name=None):
+        return self.insert(keys, values, name)
+
+    def erase(self, keys, name=None):
+        return self.remove(keys, name)
+
+
+experimental = SimpleNamespace(MutableHashTable=MutableHashTable, DenseHashTable=DenseHashTable)

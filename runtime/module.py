@@ -125,9 +125,12 @@ def notify_changed(obj) -> None:
 
 
 def _walk(root: Module, wanted) -> list:
+    """What ``wanted`` picks, as TensorFlow's ``Module._flatten`` orders it: a module's own
+    attributes (sorted by name, containers flattened) come before what its sub-modules hold,
+    each sub-module's share whole, in the order they were found."""
     found, seen = [], {id(root)}
 
-    def visit(value):
+    def visit(value, modules: list):
         if id(value) in seen:
             return
         if wanted(value):
@@ -135,19 +138,23 @@ def _walk(root: Module, wanted) -> list:
             found.append(value)
         if isinstance(value, Module):
             seen.add(id(value))
-            for k in sorted(vars(value)):
-                if not k.startswith("__") and k != DEFERRED_ATTR:
-                    visit(vars(value)[k])
+            modules.append(value)
         elif isinstance(value, dict):
             seen.add(id(value))
             for k in sorted(value, key=repr):
-                visit(value[k])
+                visit(value[k], modules)
         elif isinstance(value, (list, tuple)):
             seen.add(id(value))
             for v in value:
-                visit(v)
+                visit(v, modules)
 
-    for k in sorted(vars(root)):
-        if not k.startswith("__") and k != DEFERRED_ATTR:
-            visit(vars(root)[k])
+    def flatten(module):
+        attrs, modules = vars(module), []
+        for k in sorted(attrs):
+            if not k.startswith("__") and k != DEFERRED_ATTR:
+                visit(attrs[k], modules)
+        for m in modules:
+            flatten(m)
+
+    flatten(root)
     return found

@@ -18,6 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from graph import dtypes
+from runtime import context
+from runtime.gradients.util import dense, is_sparse
+from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
 from runtime.module import notify_changed
 from runtime.ops.core import convert_to_tensor
@@ -29,13 +32,26 @@ class Optimizer:
 
     _slot_initial: dict[str, float] = {}  # a slot's starting value, when not zero
 
-    def __init__(self, learning_rate=0.001, name: str = "Optimizer"):
+    def __init__(self, learning_rate=0.001, name: str = "Optimizer", weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None):
+        if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can "
+                             f"be set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
+                             f"global_clipnorm={global_clipnorm}")
+        self.weight_decay = weight_decay
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, \
+            global_clipnorm
         self._learning_rate = learning_rate
         self._name = name
         self._iterations = None
         self._slots: dict[int, dict[str, object]] = {}
         self._slot_owners: dict[int, object] = {}  # resource id -> the variable of the slots
         self._slot_names: tuple[str, ...] = ()
+        if context.current_graph() is None:
+            # Keras 3 makes its step counter with the optimizer, so the first traced step
+            # of a train function creates no variable (and is traced once) unless slots
+            # are made.
+            _ = self.iterations
 
     # -- state ------------------------------------------------------------------------
     @property
@@ -108,13 +124,29 @@ class Optimizer:
                              "check that the loss depends on the variables and was computed "
                              "inside the GradientTape.")
         self._create_all_weights([v for _, v in pairs])
-        for g, v in pairs:
-            g = convert_to_tensor(g)
+        grads = self._clipped([g if is_sparse(g) else convert_to_tensor(g) for g, _ in pairs])
+        for g, (_, v) in zip(grads, pairs):
             if g.dtype != v.dtype:
                 raise TypeError(f"The gradient of {v.name} has dtype {g.dtype.name} but the "
                                 f"variable has dtype {v.dtype.name} (at {current_origin()})")
+            if self.weight_decay:  # Keras 3: decay by lr * weight_decay, then the update
+                decay = M.cast(convert_to_tensor(float(self.weight_decay),
+                                                 dtype=dtypes.float64), v.dtype)
+                v.assign_sub(M.multiply(v, M.multiply(self._lr(v), decay)))
             self._apply_dense(g, v)
         return self.iterations.assign_add(np.int64(1))
+
+    def _clipped(self, grads: list) -> list:
+        """Keras 3's gradient clipping: ``clipnorm`` and ``clipvalue`` clip a sparse gradient's
+        rows; ``global_clipnorm`` measures rows but scales to a dense tensor (as Keras does)."""
+        if self.clipnorm is not None:
+            return [A.clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.clipvalue is not None:
+            c = self.clipvalue
+            return [on_values(lambda x: A.clip_by_value(x, -c, c), g) for g in grads]
+        if self.global_clipnorm is not None and grads:
+            return [dense(g) for g in A.clip_by_global_norm(grads, self.global_clipnorm)[0]]
+        return grads
 
     def minimize(self, loss, var_list, tape=None):
         """Computes the gradient of ``loss`` (a callable, or a tensor with ``tape``) and applies it."""
@@ -137,12 +169,27 @@ class Optimizer:
         raise NotImplementedError
 
 
+def on_values(fn, g):
+    """``fn(g)``, or for an IndexedSlices the same rows with ``fn`` of their values."""
+    if is_sparse(g):
+        from runtime.ops.type_ops import IndexedSlices
+        return IndexedSlices(fn(g.values), g.indices, g.dense_shape)
+    return fn(g)
+
+
+def rowwise(fn, g):
+    """``fn(g)`` for an elementwise ``fn``, applied to an IndexedSlices' rows before duplicate
+    rows add up: Keras 3's sparse ops do so (its Adam squares each gathered row's gradient)."""
+    return dense(on_values(fn, g))
+
+
 class SGD(Optimizer):
     """Gradient descent, with optional (Nesterov) momentum: Keras's ``SGD``."""
 
     def __init__(self, learning_rate=0.01, momentum: float = 0.0, nesterov: bool = False,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  name: str = "SGD"):
-        super().__init__(learning_rate, name)
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
         if not 0.0 <= momentum <= 1.0:
             raise ValueError(f"`momentum` must be between [0, 1], got {momentum}")
         self._momentum = float(momentum)
@@ -151,6 +198,7 @@ class SGD(Optimizer):
 
     def _apply_dense(self, g, v) -> None:
         lr = self._lr(v)
+        g = dense(g)
         if not self._momentum:
             v.assign_sub(M.multiply(lr, g))
             return
@@ -167,8 +215,9 @@ class Adam(Optimizer):
     """Adam with Keras's defaults and its bias-corrected step size."""
 
     def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
-                 epsilon: float = 1e-7, amsgrad: bool = False, name: str = "Adam"):
-        super().__init__(learning_rate, name)
+                 epsilon: float = 1e-7, amsgrad: bool = False, weight_decay=None, clipnorm=None,
+                 clipvalue=None, global_clipnorm=None, name: str = "Adam"):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
         if amsgrad:
             raise NotImplementedError("Adam(amsgrad=True) is not supported")
         self._beta_1, self._beta_2, self._epsilon = float(beta_1), float(beta_2), float(epsilon)
@@ -184,8 +233,8 @@ class Adam(Optimizer):
         lr = M.multiply(self._lr(var), M.realdiv(M.sqrt(M.subtract(1.0, b2_power)),
                                                  M.subtract(1.0, b1_power)))
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
-        new_m = M.add(M.multiply(m, b1), M.multiply(g, M.subtract(1.0, b1)))
-        new_v = M.add(M.multiply(v, b2), M.multiply(M.square(g), M.subtract(1.0, b2)))
+        new_m = M.add(M.multiply(m, b1), M.multiply(dense(g), M.subtract(1.0, b1)))
+        new_v = M.add(M.multiply(v, b2), M.multiply(rowwise(M.square, g), M.subtract(1.0, b2)))
         m.assign(new_m)
         v.assign(new_v)
         var.assign_sub(M.realdiv(M.multiply(lr, new_m), M.add(M.sqrt(new_v), self._epsilon)))

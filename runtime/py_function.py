@@ -47,6 +47,7 @@ def _wrap(func, in_dtypes, out_dtypes):
                         f"lists {len(out_dtypes)}")
         return [_as_value(r, d) for r, d in zip(results, out_dtypes)]
     call.__name__ = getattr(func, "__name__", "py_function")
+    call.user_function = func  # what the gradient runs again (runtime/gradients/function_grads)
     return call
 
 
@@ -92,6 +93,7 @@ def numpy_function(func=None, inp=None, Tout=None, stateful: bool = True,
     def on_arrays(*tensors):
         return func(*[t.numpy() for t in tensors])
     on_arrays.__name__ = getattr(func, "__name__", "numpy_function")
+    on_arrays.on_arrays = True  # numpy values: no gradient flows through it
     return py_function(on_arrays, inp, Tout, name=name or "PyFunc")
 
 
@@ -104,3 +106,51 @@ def _decorator(wrapper, Tout, name):
             return wrapper(func, list(args), Tout, name=name)
         return call
     return decorate
+
+
+def _py_function_grad(op, *grads):
+    """The gradient of ``py_function``: its Python function run again on the same inputs under
+    a GradientTape, in a py_function of its own when staged. (TensorFlow keeps the forward
+    run's tape instead, so side effects of the function happen once more here.)"""
+    call = op.attrs["func"]
+    func = getattr(call, "user_function", None)
+    floats = [i for i, t in enumerate(op.inputs) if t.dtype.is_floating or t.dtype.is_complex]
+    if func is None or getattr(func, "on_arrays", False) or not floats:
+        return [None] * len(op.inputs)
+    seeds = [(k, g) for k, g in enumerate(grads) if g is not None]
+
+    def backward(*values):
+        from runtime.gradients.tape import GradientTape
+        from runtime.gradients.util import dense
+        from runtime.ops.array_ops import zeros_like
+        inputs, upstream = list(values[:len(op.inputs)]), values[len(op.inputs):]
+        with GradientTape() as tape:
+            for i in floats:
+                tape.watch(inputs[i])
+            results = func(*inputs)
+        if not isinstance(results, (list, tuple)):
+            results = [results]
+        targets = [convert_to_tensor(results[k]) for k, _ in seeds]
+        found = tape.gradient(targets, [inputs[i] for i in floats],
+                              output_gradients=list(upstream))
+        return [zeros_like(inputs[i]) if g is None else dense(g) for i, g in zip(floats, found)]
+
+    dtypes_out = [op.inputs[i].dtype for i in floats]
+    values = list(op.inputs) + [g for _, g in seeds]
+    if context.current_graph() is None and all(isinstance(v, EagerTensor) for v in values):
+        with context.init_scope():
+            got = backward(*values)
+    else:
+        got = py_function(backward, values, dtypes_out, name="EagerPyFuncGrad")
+    result = [None] * len(op.inputs)
+    for i, g in zip(floats, got):
+        result[i] = g
+    return result
+
+
+def _register_gradient() -> None:
+    from runtime.gradients.registry import RegisterGradient
+    RegisterGradient("EagerPyFunc")(_py_function_grad)
+
+
+_register_gradient()

@@ -13,7 +13,7 @@ import numpy as np
 from graph.dtypes import DType, int32
 from graph.errors import InvalidArgumentError
 from graph.ir import TensorType
-from graph.ops.infer import expect_arity, same_dtype
+from graph.ops.infer import expect_arity, same_dtype, static_value
 from graph.registry import register_op
 from graph.shapes import TensorShape
 
@@ -23,15 +23,15 @@ def _error(message: str) -> InvalidArgumentError:
 
 
 def _ints(inp) -> list[int] | None:
-    """The constant value of an integer input as a flat list of ints, or None."""
-    value = inp.value
+    """The value of an integer input known while building, as a flat list of ints, or None."""
+    value = static_value(inp)
     if value is None:
         return None
     return [int(v) for v in np.asarray(value).reshape(-1)]
 
 
 def _int(inp) -> int | None:
-    value = inp.value
+    value = static_value(inp)
     return None if value is None else int(np.asarray(value).reshape(()))
 
 
@@ -360,7 +360,7 @@ def _range_infer(inputs, attrs):
     for name, inp in zip(("start", "limit", "delta"), inputs):
         if inp.shape.rank not in (None, 0):
             raise _error(f"Range: {name} must be a scalar, not shape {inp.shape}")
-    values = [inp.value for inp in inputs]
+    values = [inp.value if not dtype.is_integer else static_value(inp) for inp in inputs]
     if any(v is None for v in values):
         return [TensorType(dtype, TensorShape([None]))]
     start, limit, delta = (np.asarray(v, dtype=dtype.numpy_dtype).reshape(())[()]

@@ -588,6 +588,27 @@ class _Unbatch(DatasetValue):
                 yield tuple(np.asarray(c)[i] for c in element)
 
 
+class _Unique(DatasetValue):
+    """Each scalar element the first time it comes (``Dataset.unique``)."""
+    name = "UniqueDataset"
+
+    def __init__(self, source):
+        self.source = source
+
+    def iterate(self):
+        seen = set()
+        for element in self.source.iterate():
+            value = np.asarray(element[0])
+            if value.ndim:
+                raise InvalidArgumentError(
+                    message=f"Unique elements must be scalars, got an element of shape "
+                            f"{list(value.shape)}")
+            key = value.item()
+            if key not in seen:
+                seen.add(key)
+                yield element
+
+
 class _Take(DatasetValue):
     name = "TakeDataset"
 
@@ -1040,6 +1061,8 @@ register_op("CSVDataset", _csv_infer, lambda filenames, *defaults, **attrs: _Csv
 register_op("WindowDataset", _unary_dataset_infer("WindowDataset", (
     ("int", "size"), ("int", "shift"), ("int", "stride"), ("bool", "drop_remainder"))),
     lambda d, size, shift, stride, drop: _Window(as_object(d), size, shift, stride, drop))
+register_op("UniqueDataset", _unary_dataset_infer("UniqueDataset"),
+            lambda d: _Unique(as_object(d)))
 register_op("TakeDataset", _unary_dataset_infer("TakeDataset", (("int", "count"),)),
                   lambda d, n: _Take(as_object(d), n))
 register_op("SkipDataset", _unary_dataset_infer("SkipDataset", (("int", "count"),)),

@@ -1,6 +1,8 @@
 """Shared shape/dtype inference rules for op definitions."""
 from __future__ import annotations
 
+import numpy as np
+
 from graph.dtypes import DType, bool_
 from graph.errors import DTypeMismatchError, InvalidArgumentError
 from graph.ir import TensorType
@@ -69,3 +71,45 @@ def named(op: str, rule):
 
 
 COMPARISON = binary("fib", bool_)
+
+
+# Integer ops small enough to evaluate while building, as TensorFlow's shape inference
+# evaluates a shape argument's constant sub-graph (``tf.range(tf.size(x) + 1)`` has a static
+# length when x's shape is known) while ``tf.get_static_value`` still says None.
+_FOLDABLE = frozenset({"Shape", "Size", "Rank", "Add", "AddV2", "Sub", "Mul", "FloorDiv",
+                       "FloorMod", "Maximum", "Minimum", "Neg", "Abs", "StridedSlice", "Pack",
+                       "ConcatV2", "Cast", "Identity", "Reshape", "ExpandDims", "Squeeze"})
+_FOLD_DEPTH = 8
+_FOLD_SIZE = 64
+
+
+def static_value(inp, depth: int = _FOLD_DEPTH):
+    """The value of integer input ``inp`` when known now: a constant's, or that of a small
+    integer computation on constants and known shapes; else None."""
+    value = inp.value
+    if value is not None or depth == 0:
+        return value
+    node = getattr(inp, "node", None)
+    if node is None or node.op not in _FOLDABLE or not inp.dtype.is_integer:
+        return None
+    if node.op in ("Shape", "Size", "Rank"):
+        shape = node.inputs[0].shape
+        if node.op == "Rank":
+            return None if shape.rank is None else np.asarray(shape.rank, inp.dtype.numpy_dtype)
+        if not shape.is_fully_defined():
+            return None
+        dims = shape.as_list()
+        return np.asarray(dims if node.op == "Shape" else int(np.prod(dims, dtype=np.int64)),
+                          inp.dtype.numpy_dtype)
+    values = []
+    for i in node.inputs:
+        v = static_value(i, depth - 1)
+        if v is None or np.size(v) > _FOLD_SIZE:
+            return None
+        values.append(v)
+    from graph.registry import get_op
+    try:
+        result = get_op(node.op).run_eager(values, node.attrs)
+    except Exception:  # an error is for the run to report, with its context
+        return None
+    return result[inp.index] if isinstance(result, (tuple, list)) else result

@@ -18,12 +18,22 @@ from graph.shapes import TensorShape
 class HashTable:
     """Keys (Python scalars: bytes, int, float) to values of one dtype."""
 
-    def __init__(self, key_dtype, value_dtype):
+    def __init__(self, key_dtype, value_dtype, reserved: dict | None = None):
         self.key_dtype, self.value_dtype = key_dtype, value_dtype
         self.data: dict = {}
+        self.reserved = reserved or {}  # key -> its role (a dense table's empty/deleted keys)
+
+    def check_keys(self, keys: list) -> list:
+        """``keys``, unless one is reserved (TensorFlow's DenseHashTable refuses those)."""
+        for k in keys:
+            role = self.reserved.get(k)
+            if role is not None:
+                raise InvalidArgumentError(
+                    message=f"Using the {role} as a table key is not allowed")
+        return keys
 
     def import_values(self, keys, values, check_duplicates: bool) -> None:
-        keys, values = _flat(keys), _flat(values)
+        keys, values = self.check_keys(_flat(keys)), _flat(values)
         if len(keys) != len(values):
             raise InvalidArgumentError(message=f"Expected shape [{len(keys)}] for value, got "
                                                f"[{len(values)}]")
@@ -80,10 +90,12 @@ def _find_infer(inputs, attrs):
 
 
 def _find(keys, default, table, key_dtype, value_dtype):
-    data, fallback = _table(table).data, np.asarray(default).reshape(-1)[0]
+    found = _table(table)
+    data, fallback = found.data, np.asarray(default).reshape(-1)[0]
     fallback = fallback.item() if isinstance(fallback, np.generic) else fallback
     keys = np.asarray(keys)
-    return _as_array([data.get(k, fallback) for k in _flat(keys)], value_dtype, keys.shape)
+    return _as_array([data.get(k, fallback) for k in found.check_keys(_flat(keys))],
+                     value_dtype, keys.shape)
 
 
 def _export(table, key_dtype, value_dtype):
@@ -112,9 +124,9 @@ def _remove_infer(inputs, attrs):
 
 
 def _remove(keys, table):
-    data = _table(table).data
-    for k in _flat(keys):
-        data.pop(k, None)
+    found = _table(table)
+    for k in found.check_keys(_flat(keys)):
+        found.data.pop(k, None)
 
 
 register_op("LookupTableFindV2", _find_infer, _find,

@@ -20,11 +20,11 @@ state) and draw from it on every run: the same seed gives the same values,
 eagerly, staged and after saving.
 
 Uniform, normal, truncated normal, integer and categorical samples and
-shuffles, stateful and stateless, are TensorFlow's own values: Philox4x32-10
-bits (the ``Philox`` section) converted as TensorFlow's CPU kernels convert
-them, a stateful op's stream moving on as TensorFlow reserves it. Gamma,
-Poisson and binomial samples come from numpy's PCG64 instead, so their values
-are not TensorFlow's.
+shuffles, stateful and stateless, and stateless Poisson samples are TensorFlow's
+own values: Philox4x32-10 bits (the ``Philox`` section) converted as TensorFlow's
+CPU kernels convert them, a stateful op's stream moving on as TensorFlow reserves
+it. Gamma, stateful Poisson and binomial samples come from numpy's PCG64
+instead, so their values are not TensorFlow's.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ import numpy as np
 from graph.dtypes import as_dtype
 from graph.errors import InvalidArgumentError
 from graph.ir import TensorType
-from graph.ops.infer import expect_arity
+from graph.ops.infer import expect_arity, static_value
 from graph.registry import register_op
 from graph.shapes import TensorShape
 
@@ -85,7 +85,7 @@ def _output_shape(op: str, shape_input) -> TensorShape:
     if rank is not None and rank != 1:
         raise InvalidArgumentError(
             message=f"{op}: shape must be a vector (rank 1), got rank {rank}")
-    value = shape_input.value
+    value = static_value(shape_input)
     if value is not None:
         dims = [int(d) for d in np.asarray(value).reshape(-1)]
         if any(d < 0 for d in dims):
@@ -140,10 +140,120 @@ def _gamma(gen, shape, alpha):
     return gen.standard_gamma(np.broadcast_to(alpha.astype(np.float64), size)).astype(alpha.dtype)
 
 
+def _stateless_gamma(gen, shape, alpha):
+    """Samples of ``shape`` itself (alpha broadcast to it), as the stateless op shapes them."""
+    alpha = np.asarray(alpha)
+    size = _size(shape)
+    try:
+        wide = np.broadcast_to(alpha.astype(np.float64), size)
+    except ValueError:
+        raise InvalidArgumentError(message=f"alpha of shape {list(alpha.shape)} does not "
+                                           f"broadcast to shape {list(size)}") from None
+    return gen.standard_gamma(wide).astype(alpha.dtype)
+
+
 def _poisson(gen, shape, rate, dtype):
     rate = np.asarray(rate, dtype=np.float64)
     size = _size(shape) + rate.shape
     return gen.poisson(np.broadcast_to(rate, size)).astype(as_dtype(dtype).numpy_dtype)
+
+
+# -- Poisson: TensorFlow's own samples ----------------------------------------------------
+# Sample i (of rate r = i // per_rate) reads the Philox stream from block 256 * i, taking the
+# two doubles of each block last one first; rates below 10 use Knuth's product of uniforms,
+# the others Hormann's transformed rejection (PTRS), as TensorFlow's CPU kernel does.
+
+_POISSON_BLOCKS_PER_SAMPLE = 256
+_POISSON_CHUNK = 8  # blocks drawn per sample at a time (16 uniforms)
+
+
+def _sample_doubles(key, counter, samples, first_block: int) -> np.ndarray:
+    """``[len(samples), 2 * _POISSON_CHUNK]`` uniform doubles of each sample's stream."""
+    blocks = (samples.astype(np.uint64)[:, None] * np.uint64(_POISSON_BLOCKS_PER_SAMPLE)
+              + np.uint64(first_block) + np.arange(_POISSON_CHUNK, dtype=np.uint64))
+    bits = philox_blocks(key, counter, blocks.size, blocks.reshape(-1))
+    pairs = _unit_float(bits.reshape(-1), np.float64).reshape(len(samples), _POISSON_CHUNK, 2)
+    return pairs[:, :, ::-1].reshape(len(samples), -1)
+
+
+def _poisson_knuth(key, counter, samples, rate) -> np.ndarray:
+    """The first count x with u_0 * ... * u_x <= exp(-rate), multiplied in stream order."""
+    out = np.zeros(len(samples))
+    prod, done = np.ones(len(samples)), np.zeros(len(samples))
+    todo, block = np.arange(len(samples)), 0
+    while todo.size:
+        u = _sample_doubles(key, counter, samples[todo], block)
+        products = np.cumprod(np.concatenate([prod[todo, None], u], axis=1), axis=1)[:, 1:]
+        hit = products <= np.exp(-rate[todo])[:, None]
+        found = hit.any(axis=1)
+        out[todo[found]] = done[todo[found]] + hit[found].argmax(axis=1)
+        prod[todo], done[todo] = products[:, -1], done[todo] + u.shape[1]
+        todo, block = todo[~found], block + _POISSON_CHUNK
+    return out
+
+
+# (candidates PTRS rejects anyway may be negative or infinite: no lgamma for them)
+_lgamma = np.frompyfunc(lambda v: math.lgamma(v) if 0 < v < math.inf else math.nan, 1, 1)
+
+
+def _poisson_ptrs(key, counter, samples, rate) -> np.ndarray:
+    """Hormann's PTRS: pairs (U, V) of the stream until one is accepted."""
+    out = np.zeros(len(samples))
+    b = 0.931 + 2.53 * np.sqrt(rate)
+    a = -0.059 + 0.02483 * b
+    inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
+    v_r = 0.9277 - 3.6224 / (b - 2)
+    todo, block = np.arange(len(samples)), 0
+    while todo.size:
+        u = _sample_doubles(key, counter, samples[todo], block)
+        U, V = u[:, 0::2] - 0.5, u[:, 1::2]
+        ta, tb, tr = a[todo, None], b[todo, None], rate[todo, None]
+        us = 0.5 - np.abs(U)
+        k = np.floor((2 * ta / us + tb) * U + tr + 0.43)
+        quick = (us >= 0.07) & (V <= v_r[todo, None])
+        rejected = (k < 0) | ((us < 0.013) & (V > us))
+        with np.errstate(all="ignore"):
+            s = np.log(V * inv_alpha[todo, None] / (ta / (us * us) + tb))
+            t = -tr + k * np.log(tr) - _lgamma(k + 1).astype(np.float64)
+        accept = quick | (~rejected & (s <= t))
+        found = accept.any(axis=1)
+        first = accept[found].argmax(axis=1)
+        out[todo[found]] = k[found][np.arange(found.sum()), first]
+        todo, block = todo[~found], block + _POISSON_CHUNK
+    return out
+
+
+def _philox_poisson(key, counter, shape, rate, dtype):
+    """Poisson samples of ``shape`` (ending with the rates' shape), TensorFlow's values."""
+    rate = np.asarray(rate, dtype=np.float64)
+    size = _size(shape)
+    if size[len(size) - rate.ndim:] != rate.shape:
+        raise InvalidArgumentError(message=f"Shape passed in must end with broadcasted shape. "
+                                           f"shape {list(size)}, rate shape {list(rate.shape)}")
+    rates = rate.reshape(-1)
+    n = int(np.prod(size, dtype=np.int64))
+    per_rate = n // max(rates.size, 1)
+    samples = np.arange(n, dtype=np.int64)  # sample i: rate i // per_rate, in the output at
+    rate_of = rates[samples // max(per_rate, 1)] if n else rates[:0]  # (i % per_rate) * R + r
+    values = np.zeros(n)
+    small = rate_of < 10
+    if small.any():
+        values[small] = _poisson_knuth(key, counter, samples[small], rate_of[small])
+    if (~small).any():
+        values[~small] = _poisson_ptrs(key, counter, samples[~small], rate_of[~small])
+    out = np.empty(n)
+    if n:
+        out[(samples % per_rate) * rates.size + samples // per_rate] = values
+    return out.reshape(size).astype(as_dtype(dtype).numpy_dtype)
+
+
+def _stateless_poisson_infer(inputs, attrs):
+    expect_arity("StatelessRandomPoisson", inputs, 2)
+    dtype = as_dtype(attrs["dtype"])
+    if not (dtype.is_floating or dtype.name in ("int32", "int64")):
+        raise InvalidArgumentError(
+            message=f"StatelessRandomPoisson: dtype {dtype.name} is not allowed")
+    return [TensorType(dtype, _output_shape("StatelessRandomPoisson", inputs[0]))]
 
 
 def _binomial(gen, shape, counts, probs, dtype):
@@ -187,6 +297,14 @@ def _param_shape(op: str, shape, param) -> TensorShape:
     if out.rank is None or param.shape.rank is None:
         return TensorShape(None)
     return TensorShape(list(out.as_tuple()) + list(param.shape.as_tuple()))
+
+
+def _stateless_gamma_infer(inputs, attrs):
+    expect_arity("StatelessRandomGammaV2", inputs, 2)
+    if not inputs[1].dtype.is_floating:
+        raise InvalidArgumentError(message=f"StatelessRandomGammaV2: alpha must be floats, got "
+                                           f"{inputs[1].dtype.name}")
+    return [TensorType(inputs[1].dtype, _output_shape("StatelessRandomGammaV2", inputs[0]))]
 
 
 def _gamma_infer(inputs, attrs):
@@ -590,6 +708,7 @@ _register_stateless("StatelessMultinomial",
                     ("output_dtype",))
 _register_stateless("StatelessRandomBinomial", _binomial_infer, _binomial, ("dtype",),
                     philox_bits=False)
-_register_stateless("StatelessRandomGammaV2", _gamma_infer, _gamma, philox_bits=False)
-_register_stateless("StatelessRandomPoisson", _poisson_infer, _poisson, ("dtype",),
+_register_stateless("StatelessRandomGammaV2", _stateless_gamma_infer, _stateless_gamma,
                     philox_bits=False)
+_register_stateless("StatelessRandomPoisson", _stateless_poisson_infer, _philox_poisson,
+                    ("dtype",))

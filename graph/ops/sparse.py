@@ -10,6 +10,8 @@ A sparse tensor is ``indices`` (int64, ``[N, rank]``), ``values`` (``[N]``) and
   dimension of size 1 at ``axis`` (``-rank-1 <= axis <= rank``);
 - ``SparseReorder(indices, values, dense_shape)`` → ``(indices, values)`` in row-major
   order;
+- ``EditDistance(hyp_indices, hyp_values, hyp_shape, truth_indices, truth_values,
+  truth_shape)`` → the Levenshtein distance of the sequences along the last dimension;
 - ``SparseAddGrad(grad, a_indices, b_indices, sum_indices)`` and
   ``SparseSliceGrad(grad, indices, start, output_indices)``: the gradient of each input
   entry, matched to the output entry at the same index.
@@ -686,3 +688,58 @@ def _sparse_sparse_kernel(ufunc, op: str):
 
 for _op, _ufunc in (("SparseSparseMaximum", np.maximum), ("SparseSparseMinimum", np.minimum)):
     register_op(_op, _sparse_sparse_infer(_op), _sparse_sparse_kernel(_ufunc, _op))
+
+
+# -- EditDistance -----------------------------------------------------------------------------
+
+def _edit_distance_infer(inputs, attrs):
+    if len(inputs) != 6:
+        raise _error(f"EditDistance takes 6 inputs, got {len(inputs)}")
+    if inputs[1].dtype != inputs[4].dtype:
+        raise _error(f"cannot compute EditDistance as input #4(zero-based) was expected to be a "
+                     f"{inputs[1].dtype.name} tensor but is a {inputs[4].dtype.name} tensor")
+    hyp, truth = _shape_value(inputs[2]), _shape_value(inputs[5])
+    if hyp is None or truth is None:
+        n = inputs[2].shape[0] if inputs[2].shape.rank == 1 else None
+        return [TensorType(dtypes.float32, TensorShape(None if n is None else [None] * (n - 1)))]
+    if len(hyp) != len(truth):
+        raise _error(f"EditDistance: hypothesis and truth must have the same rank, got "
+                     f"{len(hyp)} and {len(truth)}")
+    dims = [None if a is None or b is None else max(a, b) for a, b in zip(hyp[:-1], truth[:-1])]
+    return [TensorType(dtypes.float32, TensorShape(dims))]
+
+
+def _sequences(indices, values, rank: int) -> dict:
+    """The values of each sequence (all but the last index), in the order of the last."""
+    indices = np.asarray(indices, dtype=np.int64).reshape(len(values), rank)
+    out: dict = {}
+    for k in np.lexsort(indices.T[::-1]):
+        out.setdefault(tuple(indices[k, :-1]), []).append(values[k])
+    return out
+
+
+def _levenshtein(a: list, b: list) -> int:
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]
+
+
+def _edit_distance(hyp_indices, hyp_values, hyp_shape, truth_indices, truth_values,
+                   truth_shape, normalize):
+    hyp = _sequences(hyp_indices, list(np.asarray(hyp_values)), len(hyp_shape))
+    truth = _sequences(truth_indices, list(np.asarray(truth_values)), len(truth_shape))
+    shape = np.maximum(np.asarray(hyp_shape)[:-1], np.asarray(truth_shape)[:-1])
+    out = np.zeros(shape, dtype=np.float32)
+    for loc in np.ndindex(*shape):
+        h, t = hyp.get(loc, []), truth.get(loc, [])
+        d = float(_levenshtein(h, t))
+        if normalize:  # an empty truth: 0 when the hypothesis is empty too, else inf
+            d = d / len(t) if t else (np.inf if h else 0.0)
+        out[loc] = d
+    return out
+
+
+register_op("EditDistance", _edit_distance_infer, _edit_distance, kernel_attrs=("normalize",))

@@ -13,7 +13,6 @@ an object array (0-d for a scalar), never a bare ``bytes``.
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 
 import numpy as np
@@ -23,6 +22,7 @@ from graph.errors import InvalidArgumentError
 from graph.farmhash import fingerprint64
 from graph.ir import TensorType
 from graph.ops.infer import broadcast, expect_arity
+from graph.ops.string_hash import hash64, siphash24
 from graph.registry import register_op
 from graph.shapes import TensorShape, broadcast_shapes
 
@@ -514,18 +514,13 @@ def _buckets(hash64):
     return kernel
 
 
-def _blake2b64(s: bytes, key) -> int:
-    """BLAKE2b-64 keyed with ``key``'s two ints (TensorFlow uses SipHash: bucket numbers of
-    the strong variant differ from TensorFlow's, but are stable across runs and machines)."""
-    key = b"".join(int(k).to_bytes(8, "little") for k in key)
-    return int.from_bytes(hashlib.blake2b(s, digest_size=8, key=key).digest(), "little")
-
-
-# (the fast variant is TensorFlow's FarmHash Fingerprint64: the same buckets as TensorFlow)
+# TensorFlow's hashes: FarmHash Fingerprint64, SipHash-2-4 and Hash64 (the same buckets)
 register_op("StringToHashBucketFast", _hash_infer("StringToHashBucketFast"),
             _buckets(fingerprint64), kernel_attrs=("num_buckets",))
 register_op("StringToHashBucketStrong", _hash_infer("StringToHashBucketStrong"),
-            _buckets(_blake2b64), kernel_attrs=("num_buckets", "key"))
+            _buckets(siphash24), kernel_attrs=("num_buckets", "key"))
+register_op("StringToHashBucket", _hash_infer("StringToHashBucket"), _buckets(hash64),
+            kernel_attrs=("num_buckets",))
 
 
 def _reduce_join_infer(inputs, attrs):

@@ -336,7 +336,8 @@ def _element_shape_of(lst: TensorListValue, items: list, attr_shape) -> tuple:
 def _fill_unwritten(lst, items: list, element_dtype, element_shape, indices=None) -> list:
     """Unwritten elements read as zeros of the common element shape (TensorFlow does so).
 
-    An element an eager ``read`` cleared (clear_after_read) is an error, not zeros.
+    An element an eager ``read`` cleared (clear_after_read) is an error, not zeros: TensorFlow's
+    eager TensorArray gives zeros there, which hides a bug rather than computing anything.
     """
     for k, v in enumerate(items):
         if v is CLEARED:
@@ -410,11 +411,7 @@ def _scatter(lst, tensor, indices, element_dtype=None, resize_if_index_out_of_bo
 
 def _concat(lst, element_dtype=None, element_shape=None):
     lst = as_list_value(lst)
-    items = lst.items.to_list()
-    if any(v is None for v in items):
-        raise InvalidArgumentError(message="TensorArray.concat: every element must be written "
-                                           "before concat()")
-    _fill_unwritten(lst, items, element_dtype, element_shape)  # raises on cleared elements
+    items = _fill_unwritten(lst, lst.items.to_list(), element_dtype, element_shape)
     dtype = element_dtype or lst.element_dtype
     lengths = np.array([np.shape(v)[0] for v in items], dtype=np.int64)
     if not items:

@@ -74,6 +74,16 @@ def _poisson(node, key, shape, rate):
     return jax.random.poisson(key, jnp.broadcast_to(rate, size), size)
 
 
+def _stateless_gamma(node, key, shape, alpha):  # (the stateless ops draw `shape` itself)
+    size = _shape(node, shape)
+    return jax.random.gamma(key, jnp.broadcast_to(alpha, size), size)
+
+
+def _stateless_poisson(node, key, shape, rate):
+    size = _shape(node, shape)
+    return jax.random.poisson(key, jnp.broadcast_to(rate, size), size)
+
+
 def _binomial(node, key, shape, counts, probs):
     size = _shape(node, shape)
     return jax.random.binomial(key, jnp.broadcast_to(counts, size).astype(jnp.float32),
@@ -88,8 +98,8 @@ _STATELESS = {"StatelessRandomUniformV2": _uniform, "StatelessRandomNormalV2": _
               "StatelessTruncatedNormalV2": _truncated_normal,
               "StatelessRandomUniformIntV2": _uniform_int,
               "StatelessRandomUniformFullIntV2": _uniform_full_int,
-              "StatelessMultinomial": _multinomial, "StatelessRandomGammaV2": _gamma,
-              "StatelessRandomPoisson": _poisson, "StatelessRandomBinomial": _binomial}
+              "StatelessMultinomial": _multinomial, "StatelessRandomGammaV2": _stateless_gamma,
+              "StatelessRandomPoisson": _stateless_poisson, "StatelessRandomBinomial": _binomial}
 RANDOM_OPS = frozenset(_STATEFUL)  # what the plan passes a key for
 
 

@@ -20,6 +20,7 @@ from typing import Callable
 import numpy as np
 
 from graph import dtypes
+from graph.errors import InvalidArgumentError
 from graph.ops.data import register_generator
 from graph.shapes import TensorShape
 from runtime import context
@@ -510,6 +511,19 @@ class Dataset:
         reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
         return Dataset("ShuffleDataset", inputs, {"reshuffle_each_iteration": reshuffle},
                        self._element_spec, "ShuffleDataset")
+
+    def unique(self, name=None) -> "Dataset":
+        """The elements (scalars of one int32, int64 or string component), each once, in the
+        order they first come."""
+        flat = structure.flatten(self._element_spec)
+        if len(flat) != 1:
+            raise InvalidArgumentError(
+                message="UniqueDataset only supports inputs with a single component.")
+        if flat[0].dtype not in (dtypes.int32, dtypes.int64, dtypes.string):
+            raise TypeError(f"`tf.data.Dataset.unique` does not support type <dtype: "
+                            f"'{flat[0].dtype.name}'> -- only `tf.int32`, `tf.int64`, and "
+                            "`tf.string` are supported.")
+        return Dataset("UniqueDataset", [self], {}, self._element_spec, "UniqueDataset")
 
     def enumerate(self, start=0, name=None) -> "Dataset":
         counter = Dataset("CounterDataset", [convert_to_tensor(start, dtype=dtypes.int64)], {},

@@ -110,6 +110,8 @@ def _gather_grad(op, g):
     batch_dims = op.attrs.get("batch_dims", 0)
     if batch_dims:
         return [_batch_gather_grad(params, indices, g, axis, batch_dims), None, None]
+    if axis == 0:  # the gathered rows: TensorFlow's IndexedSlices
+        return [_rows(params, g, indices), None, None]
     n_idx = indices.shape.rank
     if n_idx is None or g.shape.rank is None:
         raise NotImplementedError(f"The gradient of tf.gather needs indices and params of "
@@ -151,6 +153,16 @@ def _strided_slice_grad(op, g):
     grad = apply_op("StridedSliceGrad", [shape, g] + bounds, attrs={"spec": op.attrs["spec"]},
                     name="StridedSliceGrad")
     return [grad] + [None] * len(bounds)
+
+
+@RegisterGradient("StridedSliceGrad")
+def _strided_slice_grad_grad(op, g):
+    """The slice's gradient is linear in ``dy``: its own gradient slices ``g`` the same way
+    (what second derivatives through ``x[i]`` need)."""
+    bounds = list(op.inputs[2:])
+    dy = apply_op("StridedSlice", [g] + bounds, attrs={"spec": op.attrs["spec"]},
+                  name="StridedSlice")
+    return [None, dy] + [None] * len(bounds)
 
 
 @RegisterGradient("TensorStridedSliceUpdate")
@@ -259,7 +271,21 @@ def _identity_n_grad(op, *grads):
 @RegisterGradient("GatherNd")
 def _gather_nd_grad(op, g):
     params, indices = op.inputs
+    if indices.shape.rank == 2 and indices.shape[-1] == 1:  # whole rows, as TensorFlow
+        return [_rows(params, g, A.squeeze(indices, [-1])), None]
     return [A.scatter_nd(indices, g, A.shape(params, out_type=indices.dtype)), None]
+
+
+def _rows(params, g, indices):
+    """The gradient of gathering rows ``indices`` of ``params``: an IndexedSlices of the
+    rows' gradients ``g`` (summed into zeros only where an op needs a dense tensor)."""
+    from runtime.ops.type_ops import IndexedSlices
+    shape = A.shape(params)
+    if params.shape.rank is not None and params.shape[1:].is_fully_defined():
+        rows = [-1] + params.shape.as_list()[1:]
+    else:
+        rows = A.concat([[-1], shape[1:]], 0)
+    return IndexedSlices(A.reshape(g, rows), A.reshape(indices, [-1]), shape)
 
 
 @RegisterGradient("ScatterNd")

@@ -20,6 +20,7 @@ from graph import dtypes
 from runtime import context
 from runtime.gradients.eager_grads import NUMPY_GRADIENTS
 from runtime.gradients.registry import OpRecord, VariableHandle, get_gradient, override_of
+from runtime.gradients.util import add_all, dense, is_sparse
 from runtime.ops.core import RECORDERS
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
@@ -53,10 +54,13 @@ def carries_gradient(x) -> bool:
                                   or dtype.name == "variant")
 
 
+_PASS_THROUGH = ("Identity", "ReadVariableOp")  # ops a sparse gradient passes unchanged
+
+
 def _sum(grads: list, fast: bool = False):
     if len(grads) == 1:
         return grads[0]
-    if fast and grads[0].dtype is not dtypes.variant:
+    if fast and grads[0].dtype is not dtypes.variant and not any(map(is_sparse, grads)):
         total = grads[0]._value + grads[1]._value  # a new array: the rest add in place
         for g in grads[2:]:
             value = g._value
@@ -65,7 +69,8 @@ def _sum(grads: list, fast: bool = False):
             else:
                 total += value
         return EagerTensor(total, grads[0].dtype)
-    from runtime.gradients.util import add_all
+    if all(map(is_sparse, grads)):  # in the order their ops ran, as TensorFlow concatenates
+        grads = grads[::-1]         # (they were collected walking backward)
     return add_all(grads)
 
 
@@ -85,8 +90,11 @@ def _numpy_gradient(fn, record: OpRecord, out_grads: list, needed: list) -> list
 
 
 def backprop(records: Sequence[OpRecord], targets: Sequence, target_grads: Sequence,
-             sources: Sequence) -> list:
+             sources: Sequence, sparse: bool = False) -> list:
     """Gradients of ``sum(targets . target_grads)`` with respect to each source (or None).
+
+    With ``sparse`` a source whose gradient comes only from gathers gets an IndexedSlices, as
+    ``GradientTape.gradient`` gives in TensorFlow; otherwise every gradient is a tensor.
 
     Eagerly, when nothing records the gradient computation (no tape recording,
     no graph being built), ops with a numpy gradient (eager_grads.py) skip
@@ -119,7 +127,8 @@ def backprop(records: Sequence[OpRecord], targets: Sequence, target_grads: Seque
         result = []
         for s in sources:
             gs = pending.get(key_of(s))
-            result.append(_sum(gs, fast) if gs else None)
+            g = _sum(gs, fast) if gs else None
+            result.append(g if sparse else dense(g))
     return result
 
 
@@ -139,6 +148,12 @@ def _backward(live: list, pending: dict, reached: set, source_keys: set, fast: b
                 out_grads.append(None)
         if not any_grad:
             continue
+        if any(map(is_sparse, out_grads)):
+            if record.op in _PASS_THROUGH:
+                in_grads = out_grads[:1] * len(record.inputs)
+                _add_pending(pending, in_keys, in_grads, [k in reached for k in in_keys])
+                continue
+            out_grads = [dense(g) for g in out_grads]
         needed = [k in reached for k in in_keys]
         override = override_of(record.attrs)
         fast_fn = NUMPY_GRADIENTS.get(record.op) if fast and override is None else None
@@ -155,13 +170,17 @@ def _backward(live: list, pending: dict, reached: set, source_keys: set, fast: b
         if len(in_grads) != len(record.inputs):
             raise ValueError(f"The gradient of {record.op} returned {len(in_grads)} gradients "
                              f"for {len(record.inputs)} inputs")
-        for k, g, need in zip(in_keys, in_grads, needed):
-            if need and g is not None:
-                gs = pending.get(k)
-                if gs is None:
-                    pending[k] = [g]
-                else:
-                    gs.append(g)
+        _add_pending(pending, in_keys, in_grads, needed)
+
+
+def _add_pending(pending: dict, in_keys: list, in_grads: list, needed: list) -> None:
+    for k, g, need in zip(in_keys, in_grads, needed):
+        if need and g is not None:
+            gs = pending.get(k)
+            if gs is None:
+                pending[k] = [g]
+            else:
+                gs.append(g)
 
 
 def _gradient_function(record: OpRecord):

@@ -132,3 +132,17 @@ def recompute_grad(f):
         return result, grad
 
     return functools.wraps(f)(recomputing)
+
+
+def grad_pass_through(f):
+    """``tf.grad_pass_through``: ``f``'s value, with the gradient of the identity (a
+    straight-through estimator, e.g. for ``tf.round``); variables ``f`` reads get None."""
+    @custom_gradient
+    def passing(*args):
+        def grad(*upstream, variables=None):
+            if variables is not None:
+                return upstream, [None] * len(variables)
+            return upstream
+        return f(*args), grad
+
+    return functools.wraps(f)(passing)

@@ -103,4 +103,4 @@ def _sparse_fill_empty_rows_grad(op, grad_indices, grad_values, grad_empty, grad
 
 NotDifferentiable("SparseFromDense", "SparseExpandDims", "SparseConcat", "SparseReshape",
                   "SparseSparseMaximum", "SparseSparseMinimum",
-                  "SparseToVariant", "SparseToVariants", "SparseFromVariants")
+                  "SparseToVariant", "SparseToVariants", "SparseFromVariants", "EditDistance")

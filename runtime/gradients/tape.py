@@ -24,12 +24,22 @@ from runtime.gradients import graph_builder
 from runtime.gradients.backprop import backprop, carries_gradient, key_of
 from runtime.gradients.registry import (_GRADIENTS, _NOT_DIFFERENTIABLE, OpRecord,
                                         VariableHandle)
-from runtime.gradients.util import zeros_for
+from runtime.gradients.util import dense, zeros_for
 from runtime.ops import array_ops
 from runtime.ops import core as _core
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+
+def _encloses(outer: Graph, graph: Graph) -> bool:
+    """Whether ``outer`` is a graph enclosing sub-graph ``graph`` (not ``graph`` itself)."""
+    g = graph.outer
+    while g is not None:
+        if g is outer:
+            return True
+        g = g.outer
+    return False
 
 
 class UnconnectedGradients(enum.Enum):
@@ -176,12 +186,21 @@ class GradientTape:
                 _log.warning("The dtype of the watched tensor must be floating (e.g. "
                              f"tf.float32), got {t.dtype!r}")
                 continue
-            if isinstance(t, EagerTensor) and self._graph is not None:
-                t = SymbolicTensor(_core.as_graph_input(self._graph, t))  # what its ops read
+            t = self._local(t)
             if isinstance(t, EagerTensor):
                 self._track(t)
             else:
                 self._watched[key_of(t)] = t
+
+    def _local(self, t):
+        """What the ops of this tape's graph read for ``t``: an eager tensor's constant, an
+        enclosing graph's tensor's capture (a tape in a loop body or a map_fn)."""
+        if self._graph is None or not isinstance(t, Tensor):
+            return t
+        if isinstance(t, EagerTensor) or (
+                isinstance(t, SymbolicTensor) and _encloses(t._output.node.graph, self._graph)):
+            return SymbolicTensor(_core.as_graph_input(self._graph, t))
+        return t
 
     def watched_variables(self) -> tuple:
         """The variables watched, with the trainable ones tf.function calls read."""
@@ -321,13 +340,12 @@ class GradientTape:
         else:
             records = graph_builder.records_in(self._graph, self._spans())
             tracked = self._graph_tracked(records)
-            sources = [SymbolicTensor(_core.as_graph_input(self._graph, s))
-                       if isinstance(s, EagerTensor) else s for s in sources]
+            sources = [self._local(s) for s in sources]
 
             def tracks(s):
                 return self._variables_tracked(s) if _is_variable(s) else key_of(s) in tracked
         active = [s for s in sources if tracks(s) or key_of(s) in target_keys]
-        grads = backprop(records, targets, seeds, active) if active else []
+        grads = backprop(records, targets, seeds, active, sparse=True) if active else []
         found = {key_of(s): g for s, g in zip(active, grads)}
         return [found.get(key_of(s)) if carries_gradient(s) else None for s in sources]
 
@@ -394,7 +412,7 @@ class GradientTape:
             for i in range(n):
                 seed = array_ops.reshape(_one_hot(i, n, target.dtype), target.shape.as_list())
                 for j, g in enumerate(self.gradient(target, flat_sources, output_gradients=seed)):
-                    rows[j].append(g)
+                    rows[j].append(dense(g))
         finally:
             self._persistent = persistent
         result = []
@@ -433,7 +451,7 @@ class GradientTape:
                 seed = array_ops.reshape(
                     array_ops.tile(array_ops.reshape(_one_hot(j, per_example, target.dtype),
                                                      [1, per_example]), [dims[0], 1]), dims)
-                rows.append(self.gradient(target, source, output_gradients=seed))
+                rows.append(dense(self.gradient(target, source, output_gradients=seed)))
         finally:
             self._persistent = persistent
         shape = dims + source.shape.as_list()[1:]

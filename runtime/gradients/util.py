@@ -15,8 +15,31 @@ from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor
 
 
+def is_sparse(g) -> bool:
+    """Whether ``g`` is an IndexedSlices (the gradient of a gather's params)."""
+    from runtime.ops.type_ops import IndexedSlices
+    return isinstance(g, IndexedSlices)
+
+
+def dense(g):
+    """``g`` as a tensor: an IndexedSlices' rows summed into zeros (TensorFlow densifies a
+    sparse gradient so when an op that is not a pass-through receives it)."""
+    return g._as_tensor() if is_sparse(g) else g
+
+
 def add_all(grads: list):
-    """The sum of several gradients of one tensor (element-wise for TensorLists)."""
+    """The sum of several gradients of one tensor (element-wise for TensorLists).
+
+    Sparse gradients (IndexedSlices) stay sparse when all are, their rows concatenated, as
+    TensorFlow aggregates them; a mix is summed densely."""
+    if all(is_sparse(g) for g in grads):
+        from runtime.ops.type_ops import IndexedSlices
+        indices = [g.indices for g in grads]
+        if len({i.dtype for i in indices}) > 1:
+            indices = [math_ops.cast(i, dtypes.int64) for i in indices]
+        return IndexedSlices(array_ops.concat([g.values for g in grads], 0),
+                             array_ops.concat(indices, 0), grads[0].dense_shape)
+    grads = [dense(g) for g in grads]
     total = grads[0]
     for g in grads[1:]:
         total = add(total, g)

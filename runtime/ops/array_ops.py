@@ -261,6 +261,8 @@ def _filled(shape_value, dtype, fill_value, name: str) -> Tensor:
             raise ValueError(f"{name}: dimensions must be non-negative, got {dims}")
         return constant(np.full(dims, fill_value, dtype=dtype.numpy_dtype), dtype=dtype,
                         name=name)
+    if dims is None and isinstance(shape_value, Tensor) and shape_value.shape.rank == 0:
+        shape_value = reshape(shape_value, [-1])  # a scalar size is a vector of one, as in TF
     return fill(dims if dims is not None else shape_value,
                 constant(fill_value, dtype=dtype, name=_const_name(name, "Const")), name=name)
 
@@ -502,9 +504,24 @@ def clip_by_value(t, clip_value_min, clip_value_max, name: str | None = None) ->
     return identity(clipped, name=name or "clip_by_value")
 
 
-def clip_by_norm(t, clip_norm, axes=None, name: str | None = None) -> Tensor:
-    """``tf.clip_by_norm``: ``t * clip_norm / max(l2norm(t, axes), clip_norm)``."""
-    x = convert_to_tensor(t)
+def _values_of(t):
+    """The tensor a clip measures and scales: an IndexedSlices' rows (as TensorFlow's clips
+    take them, duplicates not summed), else ``t`` itself."""
+    from runtime.ops.type_ops import IndexedSlices
+    return convert_to_tensor(t.values if isinstance(t, IndexedSlices) else t)
+
+
+def _like_input(t, values):
+    """``values`` in the form of ``t``: an IndexedSlices of them when ``t`` is one."""
+    from runtime.ops.type_ops import IndexedSlices
+    return IndexedSlices(values, t.indices, t.dense_shape) if isinstance(t, IndexedSlices) \
+        else values
+
+
+def clip_by_norm(t, clip_norm, axes=None, name: str | None = None):
+    """``tf.clip_by_norm``: ``t * clip_norm / max(l2norm(t, axes), clip_norm)``; an
+    IndexedSlices has its rows clipped."""
+    x = _values_of(t)
     c = convert_to_tensor(clip_norm, dtype=x.dtype) if not _is_tensor_like(clip_norm) else \
         convert_to_tensor(clip_norm)
     l2sum = M.reduce_sum(M.multiply(x, x), axis=axes, keepdims=True)
@@ -512,7 +529,8 @@ def clip_by_norm(t, clip_norm, axes=None, name: str | None = None) -> Tensor:
     safe = M.where(positive, l2sum, ones_like(l2sum))
     norm = M.where(positive, M.sqrt(safe), l2sum)
     scaled = M.multiply(x, c)
-    return identity(M.divide(scaled, M.maximum(norm, c)), name=name or "clip_by_norm")
+    return _like_input(t, identity(M.divide(scaled, M.maximum(norm, c)),
+                                   name=name or "clip_by_norm"))
 
 
 def global_norm(t_list, name: str | None = None) -> Tensor:
@@ -521,7 +539,7 @@ def global_norm(t_list, name: str | None = None) -> Tensor:
         raise TypeError("`t_list` should be a sequence of tensors. Received "
                         f"{type(t_list).__name__}.")
     squares = [M.reduce_sum(M.multiply(t, t)) for t in
-               (convert_to_tensor(v) for v in t_list if v is not None)]
+               (_values_of(v) for v in t_list if v is not None)]
     if not squares:
         raise ValueError("tf.linalg.global_norm needs at least one tensor that is not None")
     return M.sqrt(M.add_n(squares) if len(squares) > 1 else squares[0],
@@ -544,8 +562,11 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name: str | None = Non
     scale = M.add(scale, M.subtract(norm, norm))  # NaN when the norm is not finite
     clipped = []
     for t in t_list:
-        t = None if t is None else convert_to_tensor(t)
-        clipped.append(None if t is None else identity(M.multiply(t, M.cast(scale, t.dtype))))
+        if t is None:
+            clipped.append(None)
+            continue
+        x = _values_of(t)
+        clipped.append(_like_input(t, identity(M.multiply(x, M.cast(scale, x.dtype)))))
     return clipped, norm
 
 
@@ -780,7 +801,8 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None) -> 
 def sort(values, axis=-1, direction="ASCENDING", name=None) -> Tensor:
     """``tf.sort``: the values gathered in sorted order (differentiable through the gather)."""
     x, order, perm = _sort_order(values, axis, direction, "ArgSort")
-    if x.shape.rank is None:  # rows of the last axis, gathered as a batch of vectors
+    if x.shape.rank in (None, 1):  # rows of the last axis, gathered as a batch of vectors
+        # (a vector too: its gradient is then a dense tensor, as TensorFlow's top_k gives)
         n = shape(x)[-1]
         rows = [reshape(t, stack([constant(-1), n])) for t in (x, order)]
         return reshape(gather(*rows, axis=1, batch_dims=1), shape(x), name=name or "sort")

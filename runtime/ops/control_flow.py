@@ -275,6 +275,10 @@ def while_loop(cond: Callable, body: Callable, loop_vars, shape_invariants=None,
 
 
 def _eager_while(cond, body, loop_vars, as_args, maximum_iterations):
+    # As TensorFlow: Python numbers and arrays among the loop variables become tensors.
+    loop_vars = nest.map_structure(
+        lambda v: convert_to_tensor(v) if isinstance(
+            v, (bool, int, float, complex, np.ndarray, np.generic)) else v, loop_vars)
     limit = None if maximum_iterations is None else int(maximum_iterations)
     count = 0
     while (limit is None or count < limit) and bool(cond(*as_args(loop_vars))):

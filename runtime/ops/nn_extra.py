@@ -341,13 +341,18 @@ def isotonic_regression(inputs, decreasing=True, axis=-1):
 
 # -- candidate sampling -------------------------------------------------------------------------
 
+_SAMPLER_FIELDS = ("sampled_candidates", "true_expected_count", "sampled_expected_count")
+_SAMPLER_RESULTS = {op: collections.namedtuple(op, _SAMPLER_FIELDS)  # TensorFlow's op outputs
+                    for op in ("LogUniformCandidateSampler", "UniformCandidateSampler")}
+
+
 def _candidate_sampler(op, true_classes, num_true, num_sampled, unique, range_max, seed, name):
     from runtime.ops.random_ops import get_seed
     seed1, seed2 = get_seed(seed)
     true = convert_to_tensor(true_classes, dtype=dtypes.int64)
-    return tuple(apply_op(op, [true], {"num_true": int(num_true), "num_sampled": int(num_sampled),
-                                       "unique": bool(unique), "range_max": int(range_max),
-                                       "seed": seed1, "seed2": seed2}, name=name or op))
+    attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled), "unique": bool(unique),
+             "range_max": int(range_max), "seed": seed1, "seed2": seed2}
+    return _SAMPLER_RESULTS[op](*apply_op(op, [true], attrs, name=name or op))
 
 
 def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,

@@ -352,4 +352,5 @@ def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None) -> Tensor
     with _name_scope(name or "stateless_random_poisson"):
         return apply_op("StatelessRandomPoisson",
                         [_shape_tensor(shape), convert_to_tensor(lam, name="lam"),
-                         _seed_tensor(seed)], {"dtype": dtype}, name="StatelessRandomPoisson")
+                         _seed_tensor(seed)], {"dtype": dtype, "philox_state": False},
+                        name="StatelessRandomPoisson")

@@ -160,7 +160,7 @@ def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:  # noqa: A002
 
 
 def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor:  # noqa: A002
-    """Bucket of a BLAKE2b-64 keyed with the two 64-bit ints of ``key`` (TF uses SipHash)."""
+    """Bucket ``SipHash-2-4(s) % num_buckets``, keyed with the two 64-bit ints of ``key``."""
     key = [int(k) for k in key]
     if builtins.len(key) != 2:
         raise ValueError(f"key must hold two integers, got {key}")
@@ -169,7 +169,10 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor:  # noqa
                     name=name or "StringToHashBucketStrong")
 
 
-to_hash_bucket = to_hash_bucket_fast
+def to_hash_bucket(string_tensor, num_buckets, name=None) -> Tensor:
+    """Bucket ``Hash64(s) % num_buckets`` (TensorFlow's legacy hash, not the fast one)."""
+    return apply_op("StringToHashBucket", [_string(string_tensor)],
+                    {"num_buckets": int(num_buckets)}, name=name or "StringToHashBucket")
 
 
 def _pads(pad_values):

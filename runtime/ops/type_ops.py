@@ -58,9 +58,9 @@ class IndexedSlices:
         from runtime.ops.math_ops import negative
         return IndexedSlices(negative(self._values), self._indices, self._dense_shape)
 
-    def __repr__(self) -> str:
-        shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!r}"
-        return f"IndexedSlices(indices={self._indices!r}, values={self._values!r}{shape})"
+    def __str__(self) -> str:  # (TensorFlow's repr is the default object one)
+        shape = "" if self._dense_shape is None else f", dense_shape={str(self._dense_shape)}"
+        return f"IndexedSlices(indices={str(self._indices)}, values={str(self._values)}{shape})"
 
 
 class TensorArraySpec(TypeSpec):

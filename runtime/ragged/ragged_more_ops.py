@@ -140,7 +140,9 @@ def boolean_mask(data, mask, name=None):
     flags = mask.flat_values
     keep = math_ops.cast(array_ops.reshape(math_ops.where(flags), [-1]),
                          data.row_splits_dtype)
-    kept = _gather_rows(items, keep)
+    # a tensor as TensorFlow masks it (tf.boolean_mask: its gradient is a dense tensor)
+    kept = _gather_rows(items, keep) if isinstance(items, RaggedTensor) else \
+        array_ops.boolean_mask(items, flags)
     lengths = apply_op("RaggedReduce", [math_ops.cast(flags, data.row_splits_dtype),
                                         mask_splits[-1]],
                        {"reducer": "sum", "axis": "rows"}, name="RaggedMaskLengths")

@@ -20,6 +20,19 @@ def _check(sp_input, what: str) -> SparseTensor:
     return sp_input
 
 
+def edit_distance(hypothesis, truth, normalize: bool = True, name: str = "edit_distance"):
+    """``tf.edit_distance``: the Levenshtein distance between the sequences (along the last
+    dimension) of two SparseTensors, divided by the truth's length when ``normalize``."""
+    if not isinstance(hypothesis, SparseTensor):
+        raise TypeError("Hypothesis must be a SparseTensor.")
+    if not isinstance(truth, SparseTensor):
+        raise TypeError("Truth must be a SparseTensor.")
+    return apply_op("EditDistance", [hypothesis.indices, hypothesis.values,
+                                     hypothesis.dense_shape, truth.indices, truth.values,
+                                     truth.dense_shape], attrs={"normalize": bool(normalize)},
+                    name=name)
+
+
 def to_dense(sp_input, default_value=None, validate_indices: bool = True, name=None):
     """``tf.sparse.to_dense``: the dense tensor, ``default_value`` (zero) where no entry is."""
     sp = _check(sp_input, "tf.sparse.to_dense")

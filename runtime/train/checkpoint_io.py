@@ -341,6 +341,14 @@ def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
     return CheckpointReader(resolve(ckpt_dir_or_file))
 
 
+def load_variable(ckpt_dir_or_file, name: str):
+    """``tf.train.load_variable``: the numpy value saved under ``name`` (a trailing ``:0``
+    is dropped, as TensorFlow drops it)."""
+    if name.endswith(":0"):
+        name = name[:-2]
+    return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
+
+
 def list_variables(ckpt_dir_or_file) -> list:
     """Sorted ``(key, shape)`` of every value in the checkpoint, as ``tf.train`` lists them."""
     shapes = load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map()

@@ -265,7 +265,8 @@ def numeric_check(fn, *args, eps=1e-6):
             hi[i][idx] += eps
             lo[i][idx] -= eps
             num[idx] = (loss(*hi) - loss(*lo)) / (2 * eps)
-        np.testing.assert_allclose(g.numpy(), num, rtol=1e-5, atol=1e-6, err_msg=f"input {i}")
+        np.testing.assert_allclose(tf.convert_to_tensor(g).numpy(), num, rtol=1e-5, atol=1e-6,
+                                   err_msg=f"input {i}")
 
 
 IMG_SMALL = R.normal(size=(2, 4, 5, 2))

@@ -95,7 +95,7 @@ def test_tf_function_training_step_matches_eager_step_by_step(kind, kw):
 def test_slots_are_created_on_first_use():
     w = tf.Variable([1.0, 2.0])
     opt = optimizers.Adam()
-    assert opt.variables == []
+    assert len(opt.variables) == 1  # iterations: Keras 3 makes it with the optimizer
     opt.apply_gradients([(tf.constant([0.1, 0.1]), w)])
     assert len(opt.variables) == 3  # iterations, m, v
     np.testing.assert_allclose(opt.get_slot(w, "m").numpy(), [0.01, 0.01], rtol=1e-6)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from graph import dtypes
-from runtime.ops import array_ops as A, math_ops as M
+from runtime.ops import math_ops as M
 from runtime.ops.core import convert_to_tensor
-from runtime.optimizers import Optimizer
+from runtime.gradients.util import dense
+from runtime.optimizers import Optimizer, rowwise
 
 
 def _const(value, dtype):
@@ -21,41 +22,10 @@ def _const(value, dtype):
 
 
 class KerasOptimizer(Optimizer):
-    """An Optimizer with slot initial values, learning-rate schedules, weight decay and
-    Keras 3's gradient clipping (``clipnorm``, ``clipvalue``, ``global_clipnorm``)."""
-
-    def __init__(self, learning_rate, name, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None):
-        super().__init__(learning_rate, name)
-        if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
-            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can "
-                             f"be set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
-                             f"global_clipnorm={global_clipnorm}")
-        self.weight_decay = weight_decay
-        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, \
-            global_clipnorm
-
-    def _lr(self, v):
-        return M.cast(convert_to_tensor(self.learning_rate, dtype_hint=v.dtype), v.dtype)
-
-    def apply_gradients(self, grads_and_vars, name=None):
-        pairs = [(g, v) for g, v in grads_and_vars]
-        present = [i for i, (g, _) in enumerate(pairs) if g is not None]
-        grads = [convert_to_tensor(pairs[i][0]) for i in present]
-        if self.clipnorm is not None:
-            grads = [A.clip_by_norm(g, self.clipnorm) for g in grads]
-        elif self.clipvalue is not None:
-            grads = [A.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
-        elif self.global_clipnorm is not None and grads:
-            grads, _ = A.clip_by_global_norm(grads, self.global_clipnorm)
-        for i, g in zip(present, grads):
-            pairs[i] = (g, pairs[i][1])
-        return super().apply_gradients(pairs, name)
+    """An Optimizer whose rule is ``_update(g, v, lr)`` (weight decay and Keras 3's gradient
+    clipping, ``clipnorm``, ``clipvalue``, ``global_clipnorm``, are the base class's)."""
 
     def _apply_dense(self, g, v) -> None:
-        if self.weight_decay:
-            v.assign_sub(M.multiply(v, M.multiply(self._lr(v), _const(self.weight_decay,
-                                                                       v.dtype))))
         self._update(g, v, self._lr(v))
 
     def _step(self, dtype):
@@ -76,11 +46,12 @@ class RMSprop(KerasOptimizer):
         self._slot_names = ("velocity",) + (("momentum",) if momentum > 0 else ()) \
             + (("average_gradient",) if centered else ())
 
-    def _update(self, g, var, lr):
+    def _update(self, grad, var, lr):
+        g = dense(grad)
         rho = _const(self.rho, var.dtype)
         velocity = self.get_slot(var, "velocity")
         new_velocity = M.add(M.multiply(rho, velocity), M.multiply(M.subtract(1.0, rho),
-                                                                   M.square(g)))
+                                                                   rowwise(M.square, grad)))
         velocity.assign(new_velocity)
         denominator = new_velocity
         if self.centered:
@@ -109,9 +80,10 @@ class Adagrad(KerasOptimizer):
         self._slot_names = ("accumulator",)
         self._slot_initial = {"accumulator": initial_accumulator_value}
 
-    def _update(self, g, var, lr):
+    def _update(self, grad, var, lr):
+        g = dense(grad)
         accumulator = self.get_slot(var, "accumulator")
-        new_accumulator = M.add(accumulator, M.square(g))
+        new_accumulator = M.add(accumulator, rowwise(M.square, grad))
         accumulator.assign(new_accumulator)
         var.assign_sub(M.divide(M.multiply(lr, g), M.sqrt(
             M.add(new_accumulator, _const(self.epsilon, var.dtype)))))
@@ -126,12 +98,13 @@ class Adadelta(KerasOptimizer):
         self.rho, self.epsilon = rho, epsilon
         self._slot_names = ("accumulated_grad", "accumulated_delta_var")
 
-    def _update(self, g, var, lr):
+    def _update(self, grad, var, lr):
+        g = dense(grad)
         rho, eps = _const(self.rho, var.dtype), _const(self.epsilon, var.dtype)
         grad_acc = self.get_slot(var, "accumulated_grad")
         delta_acc = self.get_slot(var, "accumulated_delta_var")
         new_grad_acc = M.add(M.multiply(rho, grad_acc), M.multiply(M.subtract(1.0, rho),
-                                                                   M.square(g)))
+                                                                   rowwise(M.square, grad)))
         grad_acc.assign(new_grad_acc)
         delta = M.negative(M.divide(M.multiply(M.sqrt(M.add(delta_acc, eps)), g),
                                     M.sqrt(M.add(new_grad_acc, eps))))
@@ -159,7 +132,8 @@ class AdamW(_AdamFamily):
         self.amsgrad = amsgrad
         self._slot_names = ("momentum", "velocity") + (("velocity_hat",) if amsgrad else ())
 
-    def _update(self, g, var, lr):
+    def _update(self, grad, var, lr):
+        g = dense(grad)
         dtype = var.dtype
         step = self._step(dtype)
         b1, b2 = _const(self.beta_1, dtype), _const(self.beta_2, dtype)
@@ -167,7 +141,7 @@ class AdamW(_AdamFamily):
                          M.subtract(1.0, M.pow(b1, step)))
         m, v = self.get_slot(var, "momentum"), self.get_slot(var, "velocity")
         new_m = M.add(m, M.multiply(M.subtract(g, m), M.subtract(1.0, b1)))
-        new_v = M.add(v, M.multiply(M.subtract(M.square(g), v), M.subtract(1.0, b2)))
+        new_v = M.add(v, M.multiply(M.subtract(rowwise(M.square, grad), v), M.subtract(1.0, b2)))
         m.assign(new_m)
         v.assign(new_v)
         if self.amsgrad:
@@ -187,12 +161,13 @@ class Adamax(_AdamFamily):
                          **clipping)
         self._slot_names = ("m", "u")
 
-    def _update(self, g, var, lr):
+    def _update(self, grad, var, lr):
+        g = dense(grad)
         dtype = var.dtype
         b1, b2 = _const(self.beta_1, dtype), _const(self.beta_2, dtype)
         m, u = self.get_slot(var, "m"), self.get_slot(var, "u")
         new_m = M.add(m, M.multiply(M.subtract(g, m), M.subtract(1.0, b1)))
-        new_u = M.maximum(M.multiply(b2, u), M.abs(g))
+        new_u = M.maximum(M.multiply(b2, u), rowwise(M.abs, grad))
         m.assign(new_m)
         u.assign(new_u)
         correction = M.subtract(1.0, M.pow(b1, self._step(dtype)))
@@ -234,7 +209,8 @@ class Nadam(_AdamFamily):
                                           self._momentum_at(self._step(dtype), dtype)))
         return super().apply_gradients(pairs, name)
 
-    def _update(self, g, var, lr):
+    def _update(self, grad, var, lr):
+        g = dense(grad)
         dtype = var.dtype
         step = self._step(dtype)
         u_t = self._momentum_at(step, dtype)
@@ -244,7 +220,7 @@ class Nadam(_AdamFamily):
         b1, b2 = _const(self.beta_1, dtype), _const(self.beta_2, dtype)
         m, v = self.get_slot(var, "momentum"), self.get_slot(var, "velocity")
         new_m = M.add(m, M.multiply(M.subtract(g, m), M.subtract(1.0, b1)))
-        new_v = M.add(v, M.multiply(M.subtract(M.square(g), v), M.subtract(1.0, b2)))
+        new_v = M.add(v, M.multiply(M.subtract(rowwise(M.square, grad), v), M.subtract(1.0, b2)))
         m.assign(new_m)
         v.assign(new_v)
         m_hat = M.add(M.divide(M.multiply(u_t_1, new_m), M.subtract(1.0, u_product_next)),
@@ -285,7 +261,8 @@ class Ftrl(KerasOptimizer):
         self._slot_names = ("accumulator", "linear")
         self._slot_initial = {"accumulator": initial_accumulator_value}
 
-    def _update(self, g, var, lr):
+    def _update(self, grad, var, lr):
+        g = dense(grad)
         dtype = var.dtype
         power = _const(-self.learning_rate_power, dtype)
         l1 = _const(self.l1, dtype)
@@ -293,7 +270,7 @@ class Ftrl(KerasOptimizer):
                                                      M.multiply(2.0, lr)))
         shrunk_g = M.add(g, M.multiply(_const(2.0 * self.l2_shrinkage, dtype), var))
         accumulator, linear = self.get_slot(var, "accumulator"), self.get_slot(var, "linear")
-        new_accumulator = M.add(accumulator, M.square(g))
+        new_accumulator = M.add(accumulator, rowwise(M.square, grad))
         new_linear = M.add(linear, M.subtract(shrunk_g, M.multiply(M.divide(
             M.subtract(M.pow(new_accumulator, power), M.pow(accumulator, power)), lr), var)))
         quadratic = M.add(M.divide(M.pow(new_accumulator, power), lr), M.multiply(2.0, l2))
