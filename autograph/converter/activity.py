@@ -209,6 +209,7 @@ _NO_ENTER = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.Gener
 _DEFS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 
 
+_CAPTURES = (gast.MatchAs, gast.MatchStar, gast.MatchMapping)
 _SIMPLE_NO_TARGETS = frozenset({gast.Expr, gast.Return, gast.Assert, gast.Raise, gast.Pass,
                                 gast.Global, gast.Nonlocal, gast.Break, gast.Continue})
 
@@ -264,6 +265,10 @@ def _assigned(node, composite: bool, walrus: bool = True) -> list[str]:
         elif isinstance(n, gast.ExceptHandler):
             if n.name is not None:
                 add(n.name)
+        elif isinstance(n, _CAPTURES):  # `case [x, *rest]`, `case {**rest}`: names bound
+            name = n.rest if n.__class__ is gast.MatchMapping else n.name
+            if name is not None and name not in out:
+                out.append(name)
         elif isinstance(n, (gast.Import, gast.ImportFrom)):
             for alias in n.names:
                 name = alias.asname or alias.name.split(".")[0]

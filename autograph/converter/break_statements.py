@@ -17,6 +17,8 @@ class BreakTransformer(StatementTransformer):
     def visit_FunctionDef(self, node):
         return node  # each function is handled on its own
 
+    visit_AsyncFunctionDef = visit_FunctionDef  # (coroutines stay as written)
+
     def _loop(self, node):
         if node.orelse and not self.ctx.options.loop_else:
             kind = "for" if isinstance(node, gast.For) else "while"

@@ -23,7 +23,7 @@ PLAIN_BUILTINS = frozenset(
      "callable", "iter", "next", "list", "tuple", "dict", "set", "frozenset",
      "reversed", "divmod", "round", "hash", "vars", "dir", "format", "chr", "ord", "bytes",
      "object", "super", "isinstance", "issubclass", "min", "max", "sum", "any", "all", "bool", "slice", "property", "staticmethod", "classmethod", "open", "globals",
-     "locals", "eval", "exec", "complex", "bytearray", "memoryview", "pow", "ascii", "bin",
+     "locals", "complex", "bytearray", "memoryview", "pow", "ascii", "bin",
      "hex", "oct", "input"]
     + [n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)])
 
@@ -46,10 +46,18 @@ class CallTreeTransformer(Transformer):
 
     def visit_Call(self, node):
         self.generic_visit(node)
-        if self._plain(node.func):
+        if self._plain(node.func) or _in_a_namespace(node):
             return node
         node.func = templates.replace_as_expression("ag__.converted(func)", func=node.func)
         return node
+
+
+def _in_a_namespace(node) -> bool:
+    """``eval``/``exec`` given their namespace: plain calls. Without one they see the caller's
+    locals, which converted control flow spreads over its bodies: ``frames.eval_`` gathers
+    them (``eval``/``exec`` are then converted calls: shadowing names are left to run time)."""
+    return (isinstance(node.func, gast.Name) and node.func.id in ("eval", "exec")
+            and (len(node.args) != 1 or bool(node.keywords)))
 
 
 def shadowed_builtins(ctx) -> set[str]:

@@ -11,6 +11,8 @@ class ContinueTransformer(StatementTransformer):
     def visit_FunctionDef(self, node):
         return node
 
+    visit_AsyncFunctionDef = visit_FunctionDef  # (coroutines stay as written)
+
     def _loop(self, node):
         node.body = self.visit_block(node.body)
         if not jumps.contains(node.body, gast.Continue, into_loops=False):

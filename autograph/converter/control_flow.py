@@ -79,6 +79,8 @@ class ControlFlowTransformer(StatementTransformer):
             h.body = self.visit_block(h.body)
         return node
 
+    visit_TryStar = visit_Try
+
     def visit_With(self, node):
         self.in_with += len(node.items)
         marks = self.with_marks
@@ -161,7 +163,7 @@ class ControlFlowTransformer(StatementTransformer):
     def visit_FunctionDef(self, node):
         return node  # converted separately
 
-    visit_ClassDef = visit_Lambda = visit_FunctionDef
+    visit_ClassDef = visit_Lambda = visit_AsyncFunctionDef = visit_FunctionDef
 
 
     # -- if ---------------------------------------------------------------------------------

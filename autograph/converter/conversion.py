@@ -135,7 +135,7 @@ def _rewrite_expressions(nodes: list) -> None:
 
 def _run_passes(node, ctx):
     seen = ctx.namer.jumps  # (a pass whose construct is nowhere in the tree is skipped)
-    if gast.Try in seen:
+    if gast.Try in seen or gast.TryStar in seen:
         node = finally_jumps.transform(node, ctx)
     if gast.Break in seen or ctx.namer.has_loop_else:
         node = break_statements.transform(node, ctx)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.naming import BLOCKS, push_children
+from autograph.converter.naming import BLOCKS, TRY, push_children
 
 from autograph.converter.activity import (_target_symbols, modified_names, modified_symbols,
                                           nested_scopes, reads, scope_declarations,
                                           target_names)
+from autograph.converter.jumps import irrefutable
 
-_COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try)
+_COMPOUND = (gast.If, gast.While, gast.For, gast.With) + TRY
 _NESTED = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
                      gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp})
 _EMPTY = frozenset()
@@ -178,7 +179,7 @@ class FunctionAnalysis:
             kills = set(_with_targets(s))
             body_in = self._live_block(s.body, out)
             return reads([i.context_expr for i in s.items]) | (body_in - kills)
-        if isinstance(s, gast.Try):
+        if isinstance(s, TRY):
             final = self._live_block(s.finalbody, out)
             handlers = set()
             for h in s.handlers:
@@ -189,6 +190,14 @@ class FunctionAnalysis:
             orelse = self._live_block(s.orelse, final)
             body_in = self._live_block(s.body, orelse | handlers | final)
             return body_in | handlers | final
+        if isinstance(s, gast.Match):  # (no case may match: `out` is live on entry too)
+            live = out | self.reads(s.subject)
+            for case in s.cases:
+                inner = self._live_block(case.body, out)
+                if case.guard is not None:
+                    inner = inner | self.reads(case.guard)
+                live |= (inner - set(modified_names(case.pattern))) | self.reads(case.pattern)
+            return live
         if isinstance(s, (gast.Return, gast.Raise)):
             return self.reads(s) | self._exits
         if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
@@ -238,7 +247,7 @@ class FunctionAnalysis:
                 self._mark(item.context_expr, d)
             inner = None if d is None else d | set(_with_targets(s))
             return self._defined_block(s.body, inner)
-        if isinstance(s, gast.Try):
+        if isinstance(s, TRY):
             after_body = self._defined_block(s.body, d)
             results = [self._defined_block(s.orelse, after_body)]
             for h in s.handlers:
@@ -250,6 +259,18 @@ class FunctionAnalysis:
             for r in results[1:]:
                 merged = self._meet(merged, r)
             return self._defined_block(s.finalbody, merged)
+        if isinstance(s, gast.Match):  # (a pattern's loads stay names: never marked)
+            self._mark(s.subject, d)
+            results = [] if irrefutable(s.cases[-1]) else [d]  # (no case matched)
+            for case in s.cases:
+                inner = None if d is None else d | set(modified_names(case.pattern))
+                if case.guard is not None:
+                    self._mark(case.guard, inner)
+                results.append(self._defined_block(case.body, inner))
+            merged = results[0]
+            for r in results[1:]:
+                merged = self._meet(merged, r)
+            return merged
         if isinstance(s, (gast.Return, gast.Raise)):
             self._mark(s, d)
             return None
@@ -314,7 +335,7 @@ class FunctionAnalysis:
             return d | (assigned & carried)
         if isinstance(s, gast.With):
             return self._may_block(s.body, d | set(_with_targets(s)))
-        if isinstance(s, gast.Try):
+        if isinstance(s, TRY):
             after = self._may_block(s.body, d)
             anywhere = after  # an exception may come at any point (may-sets only grow)
             after = self._may_block(s.orelse, after)
@@ -322,6 +343,11 @@ class FunctionAnalysis:
                 name = {h.name.id} if isinstance(h.name, gast.Name) else set()
                 after |= self._may_block(h.body, anywhere | name)
             return self._may_block(s.finalbody, after | anywhere)
+        if isinstance(s, gast.Match):
+            after = d
+            for case in s.cases:
+                after = after | self._may_block(case.body, d | set(modified_names(case.pattern)))
+            return after
         if isinstance(s, gast.Delete):
             return d
         return d | set(self.modified(s))

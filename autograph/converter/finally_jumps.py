@@ -42,7 +42,7 @@ class FinallyJumpTransformer(StatementTransformer):
     def visit_FunctionDef(self, node):
         return node  # each function is handled on its own
 
-    visit_ClassDef = visit_FunctionDef
+    visit_ClassDef = visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Try(self, node):
         self.generic_visit(node)
@@ -52,7 +52,7 @@ class FinallyJumpTransformer(StatementTransformer):
         pending, caught = namer.new("exc_"), namer.new("e")
         inner = node.body
         if node.handlers:
-            inner = [templates.make(gast.Try, body=node.body, handlers=node.handlers,
+            inner = [templates.make(type(node), body=node.body, handlers=node.handlers,
                                     orelse=node.orelse, finalbody=[])]
         new = templates.replace(
             "pending = None\n"
@@ -61,6 +61,8 @@ class FinallyJumpTransformer(StatementTransformer):
             "finally:\n    final\n    if pending is not None:\n        raise pending",
             pending=pending, caught=caught, inner=inner, final=node.finalbody)
         return templates.located(new, node)
+
+    visit_TryStar = visit_Try
 
 
 def transform(tree, ctx):

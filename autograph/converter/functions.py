@@ -3,8 +3,9 @@
 Decorators are dropped (the converted function replaces the decorated
 one's body, and ``@tf.function`` must not apply twice). A lambda becomes a
 ``def`` returning its expression. Generators cannot be converted. Zero-
-argument ``super()`` gets its arguments spelled out, because the converted
-function is not defined inside the class.
+argument ``super()`` gets its arguments spelled out, and private names
+(``self.__x``) the class's prefix, because the converted function is not
+defined inside the class.
 """
 from __future__ import annotations
 
@@ -31,17 +32,46 @@ def _first_param(fn):
     return args[0].id if args else None
 
 
+def _params(fn) -> list:
+    """The parameters (and their annotations) of ``fn`` itself: ``__x`` is mangled there too."""
+    a = fn.args
+    return [x for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]
+            if x is not None]
+
+
+def _private(name: str) -> bool:
+    return name[:2] == "__" and name[-2:] != "__" and "." not in name
+
+
 def _check_and_fix(fn, ctx) -> None:
     """One walk of the whole tree: ``yield`` in ``fn`` itself (not in nested scopes) is an
     error; zero-argument ``super()`` gets ``__class__`` and the first parameter of the
-    outermost function around it that has parameters."""
+    innermost function around it, as Python's reads them (the converted code runs it in
+    generated functions, which have other parameters); in a function written inside a class,
+    private names get the class's prefix, as Python's compiler gives them there (names
+    inside a nested ``class`` are left to the compiler: the converted code holds the class)."""
     yields = []
-    stack = [(child, True, _first_param(fn)) for child in fn.body]
+    prefix = ctx.source.private_prefix
+    stack = [(child, True, _first_param(fn), prefix) for child in fn.body]
+    if prefix is not None:
+        stack += [(a, True, None, prefix) for a in _params(fn)]
     while stack:
-        node, top, self_name = stack.pop()
+        node, top, self_name, prefix = stack.pop()
         cls = node.__class__
-        if cls is gast.Name or cls is gast.Constant:
+        if cls is gast.Name:
+            if prefix is not None and _private(node.id):
+                node.id = prefix + node.id
             continue
+        if cls is gast.Constant:
+            continue
+        if prefix is not None:
+            if cls is gast.Attribute:
+                if _private(node.attr):
+                    node.attr = prefix + node.attr
+            elif cls is gast.Global or cls is gast.Nonlocal:
+                node.names = [prefix + n if _private(n) else n for n in node.names]
+            elif cls in _SCOPES and cls is not gast.Lambda and _private(node.name):
+                node.name = prefix + node.name
         if cls is gast.Yield or cls is gast.YieldFrom:
             if top:
                 yields.append(node)
@@ -52,17 +82,19 @@ def _check_and_fix(fn, ctx) -> None:
                 templates.located(node.args, node)
         elif cls in _SCOPES:
             top = False
-            if self_name is None and cls is gast.FunctionDef:
+            if cls is not gast.ClassDef:  # (Python's super() takes the innermost function's)
                 self_name = _first_param(node)
-        for v in node.__dict__.values():
+        inner = None if cls is gast.ClassDef else prefix
+        for k, v in node.__dict__.items():
             if type(v) in LEAVES:
                 continue
+            p = inner if k == "body" else prefix
             if v.__class__ is list:
                 for c in v:
                     if isinstance(c, gast.AST):
-                        stack.append((c, top, self_name))
+                        stack.append((c, top, self_name, p))
             elif isinstance(v, gast.AST):
-                stack.append((v, top, self_name))
+                stack.append((v, top, self_name, p))
     if yields:
         first = min(yields, key=lambda n: (n.lineno, n.col_offset))
         raise ctx.error(first, "generators are not supported: a generator function (one "

@@ -14,7 +14,7 @@ import gast
 
 from autograph.converter import templates
 from autograph.converter.activity import loads_name
-from autograph.converter.naming import BLOCKS
+from autograph.converter.naming import BLOCKS, TRY
 
 NONE, MAYBE, ALWAYS = 0, 1, 2
 _LOOPS = (gast.While, gast.For)
@@ -65,9 +65,14 @@ class BlockLowering:
             return MAYBE if self.status(s.body) or self.status(s.orelse) else NONE
         if isinstance(s, gast.With):  # (its manager may swallow an error before the jump)
             return MAYBE if self.status(s.body) else NONE
-        if isinstance(s, gast.Try):
+        if isinstance(s, TRY):
             parts = [s.body, s.orelse, s.finalbody] + [h.body for h in s.handlers]
             return MAYBE if any(self.status(p) for p in parts) else NONE
+        if isinstance(s, gast.Match):
+            cases = [self.status(c.body) for c in s.cases]
+            if all(c == ALWAYS for c in cases) and irrefutable(s.cases[-1]):
+                return ALWAYS
+            return MAYBE if any(cases) else NONE
         return NONE
 
     # -- rewriting ----------------------------------------------------------------------------
@@ -100,7 +105,7 @@ class BlockLowering:
         when they hold a loop or a ``try``. A flag that a staged ``if`` or loop made a tensor
         is then a Python value again, so a Python loop in ``stmts`` stays a Python loop, and
         a guard inside a ``try`` is no staged ``if`` (which a ``try`` cannot hold)."""
-        if not contains(stmts, (gast.While, gast.For, gast.Try), into_loops=True):
+        if not contains(stmts, (gast.While, gast.For) + TRY, into_loops=True):
             return stmts
         reset = templates.replace("flag = False", flag=self.flag)
         return templates.located(reset, stmts[0]) + stmts
@@ -125,7 +130,7 @@ class BlockLowering:
         elif isinstance(s, gast.With):
             s.body = self.block(s.body) or [gast.Pass()]
             templates.located(s.body, s)
-        elif isinstance(s, gast.Try):
+        elif isinstance(s, TRY):
             jumps_in_body = self.status(s.body)
             s.body = self.block(s.body) or [gast.Pass()]
             s.orelse = self.block(s.orelse)
@@ -155,7 +160,16 @@ class BlockLowering:
             for h in s.handlers:
                 h.body = self.block(h.body) or [gast.Pass()]
             templates.located(s.body + s.orelse, s)
+        elif isinstance(s, gast.Match):
+            for case in s.cases:
+                case.body = templates.located(self.block(case.body) or [gast.Pass()], s)
         return [s]
+
+
+def irrefutable(case) -> bool:
+    """Whether the ``match`` case always matches (``case _:``, ``case name:``, no guard)."""
+    return (case.guard is None and isinstance(case.pattern, gast.MatchAs)
+            and case.pattern.pattern is None)
 
 
 def contains(stmts, kinds, into_loops: bool) -> bool:
@@ -194,7 +208,7 @@ def remove_unread_flag(fn, flag: str) -> None:
         return
     blocks = [fn]
     for node in blocks:
-        for f in ("body", "orelse", "finalbody", "handlers"):
+        for f in ("body", "orelse", "finalbody", "handlers", "cases"):
             blocks.extend(s for s in getattr(node, f, None) or () if isinstance(s, gast.AST))
     for node in blocks:
         for f in ("body", "orelse", "finalbody"):

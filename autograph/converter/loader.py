@@ -105,6 +105,8 @@ def instantiate(loaded: LoadedCode, original, ag_module) -> types.FunctionType:
     fn.__kwdefaults__ = original.__kwdefaults__
     fn.__module__ = original.__module__
     fn.__doc__ = original.__doc__
-    fn.__ag_converted__ = True
-    fn.__wrapped_original__ = original
+    # the original's names: Python's call errors name the function by them
+    # ("f() takes 2 positional arguments but 3 were given")
+    fn.__name__, fn.__qualname__ = original.__name__, original.__qualname__
+    fn.__ag_converted__ = True  # (no reference back to ``original``: it keys a weak cache)
     return fn

@@ -30,10 +30,16 @@ def push_children(node, stack: list) -> None:
 
 
 # Statement class -> the fields holding its nested blocks: the statement walks look up only
-# the fields a node has (most statements have none).
-BLOCKS = {c: tuple(f for f in ("body", "orelse", "finalbody", "handlers") if f in c._fields)
+# the fields a node has (most statements have none). A ``match``'s blocks are its cases and
+# a case's block its body, as a ``try``'s are its handlers and a handler's its body.
+BLOCKS = {c: tuple(f for f in ("body", "orelse", "finalbody", "handlers", "cases")
+                   if f in c._fields)
           for c in vars(gast).values()
-          if isinstance(c, type) and issubclass(c, (gast.stmt, gast.excepthandler))}
+          if isinstance(c, type) and issubclass(c, (gast.stmt, gast.excepthandler,
+                                                    gast.match_case))}
+# The fields holding clauses (handlers, cases) rather than statements.
+CLAUSES = ("handlers", "cases")
+TRY = (gast.Try, gast.TryStar)  # (`except*` blocks cannot jump; the rest is a `try`'s)
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -63,7 +69,8 @@ def keeps_as_is(node) -> bool:
 
 
 _SCOPE_NODES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
-_JUMPS = frozenset({gast.Try, gast.Break, gast.Continue})  # (passes that lower them can skip)
+# (passes that lower them can skip)
+_JUMPS = frozenset({gast.Try, gast.TryStar, gast.Break, gast.Continue})
 _NAMER_CASES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
                           gast.alias, gast.Delete, gast.NamedExpr, gast.While, gast.For,
                           gast.Global, gast.Nonlocal}) | _JUMPS

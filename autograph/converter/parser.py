@@ -28,12 +28,30 @@ class Source:
     filename: str
     line_offset: int  # file line = node line + line_offset
     function_name: str
+    # ``_Class`` when the function is written inside a class: Python mangles its private
+    # names (``self.__x`` is ``self._Class__x``), and the converted code, compiled outside
+    # the class, must spell them so
+    private_prefix: str | None = None
 
     def file_line(self, lineno: int) -> int:
         return lineno + self.line_offset
 
     def line_text(self, lineno: int) -> str:
         return linecache.getline(self.filename, self.file_line(lineno)).strip()
+
+
+def private_prefix(code) -> str | None:
+    """``_C`` for code written inside ``class C`` (the innermost class around it, from its
+    qualified name: ``C.m``, ``C.m.<locals>.g``), as Python mangles ``__x`` there; or None."""
+    parts = code.co_qualname.split(".")[:-1]
+    while parts:
+        name = parts.pop()
+        if name != "<locals>":
+            stripped = name.lstrip("_")
+            return "_" + stripped if stripped else None
+        if parts:
+            parts.pop()  # the function whose locals these are
+    return None
 
 
 def _describe(fn) -> str:
@@ -107,7 +125,8 @@ def _from_module(fn) -> Source | None:
     if isinstance(found[0], ast.AsyncFunctionDef):
         raise ConversionError(f"Cannot convert {_describe(fn)}: async functions are not "
                               "supported; call it outside tf.function.")
-    return Source(ast_to_gast(found[0]), code.co_filename, 0, fn.__name__)
+    return Source(ast_to_gast(found[0]), code.co_filename, 0, fn.__name__,
+                  private_prefix(code))
 
 
 def parse_function(fn) -> Source:
@@ -131,7 +150,8 @@ def parse_function(fn) -> Source:
                                       "supported; call it outside tf.function.")
             if node.name != code.co_name:
                 continue
-            return Source(node, code.co_filename, start - 1, fn.__name__)
+            return Source(node, code.co_filename, start - 1, fn.__name__,
+                          private_prefix(code))
     raise ConversionError(f"Cannot find the definition of {_describe(fn)} in its source.")
 
 
@@ -158,7 +178,8 @@ def _parse_lambda(fn, text: str, start: int) -> Source:
         raise ConversionError(
             f"Cannot tell which lambda on line {start} of {code.co_filename} is {_describe(fn)}: "
             "write it as a def, or put each lambda on its own line.")
-    return Source(found[0], code.co_filename, first_line - 1, "<lambda>")
+    return Source(found[0], code.co_filename, first_line - 1, "<lambda>",
+                  private_prefix(code))
 
 
 def _by_position(candidates, code, start):

@@ -12,12 +12,18 @@ import gast
 from autograph.converter import jumps, templates
 from autograph.converter.transformer import user_functions
 
-_COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try)
+_COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try, gast.TryStar)
 
 
 def _returns_inside_control_flow(fn) -> bool:
-    return any(isinstance(s, _COMPOUND) and jumps.contains([s], gast.Return, into_loops=True)
-               for s in fn.body)
+    return any(_needs_lowering(s) for s in fn.body)
+
+
+def _needs_lowering(s) -> bool:
+    if isinstance(s, gast.Match):  # a `match` stays a Python `match`: a `return` right in a
+        # case returns, as written (what `locals()` shows stays the same too)
+        return any(_needs_lowering(c) for case in s.cases for c in case.body)
+    return isinstance(s, _COMPOUND) and jumps.contains([s], gast.Return, into_loops=True)
 
 
 def _convert(fn, ctx):
@@ -60,12 +66,12 @@ def _drop_pending_return(fn, do_return: str, retval: str) -> None:
     ``jumps.BlockLowering``), a ``return`` pending from the ``try`` is dropped, as in Python."""
     blocks = [fn]
     for node in blocks:
-        for f in ("body", "orelse", "finalbody", "handlers"):
+        for f in ("body", "orelse", "finalbody", "handlers", "cases"):
             block = getattr(node, f, None)
             if not isinstance(block, list) or not block or not isinstance(block[0], gast.AST):
                 continue
             blocks.extend(s for s in block if not isinstance(s, jumps.SCOPES))
-            if f == "handlers":
+            if f in ("handlers", "cases"):
                 continue
             new = []
             for s in block:

@@ -11,7 +11,7 @@ import textwrap
 
 import gast
 
-from autograph.converter.naming import BLOCKS
+from autograph.converter.naming import BLOCKS, CLAUSES
 
 _PARSED: dict[str, list] = {}
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
@@ -274,7 +274,7 @@ def located(nodes, origin, nested: bool = True):
         for f in BLOCKS.get(node.__class__, ()):
             block = d.get(f)
             if block:
-                if f == "handlers":
+                if f in CLAUSES:
                     for h in block:
                         stack.extend(h.body)
                 else:

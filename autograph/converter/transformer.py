@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import gast
 
-from autograph.converter.naming import BLOCKS, Namer
+from autograph.converter.naming import BLOCKS, CLAUSES, Namer
 from autograph.converter.options import DEFAULT, ConversionOptions
 from autograph.converter.parser import Source
 from autograph.errors import ConversionError, UnsupportedConstructError
@@ -134,7 +134,7 @@ class StatementTransformer(Transformer):
             block = d.get(f)
             if not block:
                 continue
-            if f == "handlers":
+            if f in CLAUSES:  # the handlers of a `try`, the cases of a `match`
                 for h in block:
                     h.body = self.visit_block(h.body)
             elif isinstance(block[0], gast.stmt):

@@ -19,10 +19,11 @@ import types
 import warnings
 import weakref
 
-from autograph import errors
+from autograph import errors, operators
 from autograph.converter import conversion, loader
 from autograph.converter.options import DEFAULT, ConversionOptions, features
 from autograph.errors import ConversionError
+from autograph.operators.call import runs_as_written
 
 _lock = threading.RLock()
 _code_cache: dict = {}  # (code object, options) -> LoadedCode
@@ -90,34 +91,46 @@ def _loaded(fn, options: ConversionOptions):
 
 
 def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
-    """The converted twin of the plain function ``fn`` (or ``fn`` if it must not convert)."""
-    by_options = _fn_cache.get(fn)
-    cached = by_options.get(options) if by_options is not None else None
-    if cached is not None:
-        return cached
-    if (getattr(fn, "__ag_do_not_convert__", False) or getattr(fn, "__ag_converted__", False)
-            or loader.is_generated(fn.__code__)
-            or (not user_requested and _is_library(fn))):
+    """The converted twin of the plain function ``fn`` (or ``fn`` if it must not convert).
+
+    Twins are cached per function object only for functions without a closure: a closure's
+    twin shares its cells, which may hold the function itself (a recursive helper) or an
+    object holding it, and an entry whose value reaches its key never leaves a weak-keyed
+    cache. A closure, made anew by each call of its enclosing function anyway, gets its
+    twin from the per-code cache each time (a function object, ~1 µs).
+    """
+    closure = fn.__closure__
+    if closure is None:
+        by_options = _fn_cache.get(fn)
+        cached = by_options.get(options) if by_options is not None else None
+        if cached is not None:
+            return cached
+    code = fn.__code__
+    if runs_as_written(fn) or loader.is_generated(code):
         return fn  # (a def or lambda inside converted code was converted with its parent)
-    if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
-        if user_requested:
-            conversion.convert_function(fn, options)  # raises an error naming the `yield`
-        return fn
-    try:
-        from autograph import operators
-        converted = loader.instantiate(_loaded(fn, options), fn, operators)
-    except ConversionError:
-        if user_requested:
-            raise
-        key = getattr(fn, "__code__", fn)
-        if key not in _warned:
-            _warned.add(key)
-            warnings.warn(f"AutoGraph could not convert {fn.__qualname__}; it runs unconverted "
-                          "(Python control flow on tensors will fail in a graph).",
-                          stacklevel=3)
-        converted = fn
-    with _lock:
-        _fn_cache.setdefault(fn, {})[options] = converted
+    loaded = _code_cache.get((code, options))
+    if loaded is None:
+        if not user_requested and (code in _warned or _is_library(fn)):
+            return fn
+        if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
+            if user_requested:
+                conversion.convert_function(fn, options)  # raises an error naming the `yield`
+            return fn
+        try:
+            loaded = _loaded(fn, options)
+        except ConversionError:
+            if user_requested:
+                raise
+            if code not in _warned:
+                _warned.add(code)
+                warnings.warn(f"AutoGraph could not convert {fn.__qualname__}; it runs "
+                              "unconverted (Python control flow on tensors will fail in a "
+                              "graph).", stacklevel=3)
+            return fn
+    converted = loader.instantiate(loaded, fn, operators)
+    if closure is None:
+        with _lock:
+            _fn_cache.setdefault(fn, {})[options] = converted
     return converted
 
 

@@ -7,7 +7,8 @@ that looks at its caller (``warnings.warn(stacklevel=...)``, ``sys._getframe`` i
 (converted on first call, cached); library functions, classes and functions marked
 ``do_not_convert`` run as they are; ``range``, ``len``, ``enumerate``, ``zip``, ``int``,
 ``float``, ``abs`` and ``print`` get their tensor-aware versions, ``sys._getframe`` and
-``warnings.warn`` twins that count the program's frames only (``frames.py``).
+``warnings.warn`` twins that count the program's frames only, ``eval`` and ``exec`` twins
+that see the function's locals as written (``frames.py``).
 """
 from __future__ import annotations
 
@@ -15,28 +16,57 @@ import sys
 import types
 import warnings
 
+import autograph.operators as _OPERATORS
 from autograph.operators import frames
 from autograph.operators.py_builtins import BUILTIN_OVERRIDES
 
 
 _AS_IS = frozenset({types.BuiltinFunctionType, types.BuiltinMethodType,
                     types.MethodWrapperType, types.MethodDescriptorType})
+_FUNCTION, _METHOD = types.FunctionType, types.MethodType
+
+
+# The overrides by the identity of the builtin they replace: looking ``f`` up by identity
+# never runs the user's ``__hash__``/``__eq__`` (a callable object's may raise, or be slow).
+_OVERRIDES_BY_ID = {id(builtin): override for builtin, override in BUILTIN_OVERRIDES.items()}
+_FRAME_TWINS = {id(sys._getframe): frames.getframe, id(warnings.warn): frames.warn,
+                id(eval): frames.eval_, id(exec): frames.exec_}
 
 
 def converted(f):
     """The callable that runs ``f``: its converted twin when it is user code."""
-    try:
-        override = BUILTIN_OVERRIDES.get(f)
-    except TypeError:  # unhashable callable
-        override = None
+    override = _OVERRIDES_BY_ID.get(id(f))
     if override is not None:
         return override
-    if f.__class__ in _AS_IS:  # ``out.append``, ``math.sqrt``: the common calls, at once
-        if f is sys._getframe or f is warnings.warn:  # they count frames: the program's only
-            return frames.getframe if f is sys._getframe else frames.warn
+    cls = f.__class__
+    if cls in _AS_IS:  # ``out.append``, ``math.sqrt``: the common calls, at once
+        # (those that look at their caller's frame see the program's, through twins)
+        return _FRAME_TWINS.get(id(f), f)
+    if cls is _METHOD:  # ``self.method``, ``obj.method``: the other common calls
+        fn = f.__func__
+        if fn.__class__ is _FUNCTION and runs_as_written(fn):
+            return f
+    elif cls is _FUNCTION and runs_as_written(f):
         return f
     from autograph.impl.api import converted_callable
     return converted_callable(f)
+
+
+def runs_as_written(fn) -> bool:
+    """Whether the plain function ``fn`` runs as it is: marked ``do_not_convert``, converted
+    code (``converted_module.converted`` marks a converted module's functions), or a def or
+    lambda converted with the function it is nested in, in such a module (it reads the
+    converter's ``ag__``, the operators module, from that function's scope)."""
+    d = fn.__dict__
+    if d.get("__ag_converted__") or d.get("__ag_do_not_convert__"):
+        return True
+    code = fn.__code__
+    if "ag__" not in code.co_freevars:
+        return False
+    try:
+        return fn.__closure__[code.co_freevars.index("ag__")].cell_contents is _OPERATORS
+    except ValueError:  # (an empty cell)
+        return False
 
 
 def converted_call(f, args, kwargs=None):

@@ -30,7 +30,9 @@ def _symbolic(value):
         return value
     if isinstance(value, LoopList):
         value.__bool__()  # raises: a staged list has no truth value while tracing
-    if hasattr(value, "_as_tensor") and context.current_graph() is not None:
+    # (the protocols are looked up on the type: an object's own ``__getattr__`` -- a mock, a
+    # proxy -- may answer any name, or raise, where Python's ``if``/``for`` never asks)
+    if hasattr(type(value), "_as_tensor") and context.current_graph() is not None:
         converted = runtime.convert_to_tensor(value)
         if isinstance(converted, SymbolicTensor):
             return converted
@@ -466,10 +468,10 @@ def for_stmt(iter_, extra_test, body, get_state=None, set_state=None, symbol_nam
     first axis), ``range`` over tensors and ``tf.range`` stage a while_loop;
     objects with ``_autograph_for_stmt`` (datasets) stage themselves.
     """
-    if inside_try and (isinstance(iter_, SymbolicTensor) or hasattr(iter_, "_autograph_for_stmt")
+    hook = iter_._autograph_for_stmt if hasattr(type(iter_), "_autograph_for_stmt") else None
+    if inside_try and (isinstance(iter_, SymbolicTensor) or hook is not None
                        or type(iter_).__name__ in ("TensorRange", "IndexedSource")):
         _note_inside_try("for")
-    hook = getattr(iter_, "_autograph_for_stmt", None)
     if inside_with and (isinstance(iter_, SymbolicTensor)
                         or type(iter_).__name__ in ("TensorRange", "IndexedSource")
                         or (hook is not None and not context.executing_eagerly())):

@@ -1,4 +1,5 @@
-"""``sys._getframe`` and ``warnings.warn`` as the program as written sees them.
+"""``sys._getframe``, ``warnings.warn``, ``eval`` and ``exec`` as the program as written
+sees them.
 
 Converted control flow runs its bodies as nested functions called by the
 operators (``if_stmt`` calls ``if_body``), so converted code has more
@@ -9,9 +10,14 @@ calls these twins instead (``ag__.converted`` swaps them in): they count
 only the program's own frames — not this project's, and not the bodies the
 operators call, which are recognized by their caller being an operator —
 and a warning in generated code is reported at the user's file:line.
+``eval``/``exec`` without a namespace of their own see the locals of the
+function as written: those of the bodies they run in and of the function
+around them (a body sees only the names it uses itself).
 """
 from __future__ import annotations
 
+import __future__
+import builtins
 import os
 import sys
 import warnings
@@ -53,6 +59,54 @@ def _nth_program_frame(frame, n: int, skip=is_library_file):
         if i == n:
             return found
     return None, None
+
+
+def _scope(frame) -> dict:
+    """The locals the program as written has at ``frame``: its own, over those of the
+    bodies of converted control flow around it, over its function's."""
+    chain = []
+    while frame is not None:
+        if not is_library_file(frame.f_code.co_filename):
+            chain.append(frame)
+            if not _is_body(frame):
+                break
+        frame = frame.f_back
+    scope: dict = {}
+    for f in reversed(chain):
+        scope.update(f.f_locals)
+    return scope
+
+
+_FUTURE_FLAGS = 0
+for _name in __future__.all_feature_names:
+    _FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
+
+
+def _compiled(source, mode: str, frame):
+    """``source`` compiled as ``eval``/``exec`` compile it in ``frame``: with its function's
+    ``from __future__`` features (not this module's)."""
+    if not isinstance(source, (str, bytes, bytearray)):
+        return source  # a code object
+    if mode == "eval":  # (eval strips leading blanks)
+        source = source.lstrip(" \t" if isinstance(source, str) else b" \t")
+    return compile(source, "<string>", mode, frame.f_code.co_flags & _FUTURE_FLAGS,
+                   dont_inherit=True)
+
+
+def eval_(source, globals=None, locals=None, /):
+    """``eval``: without ``globals``, in the caller's globals and its locals as written."""
+    frame = sys._getframe(1)
+    if globals is None:
+        globals, locals = frame.f_globals, _scope(frame) if locals is None else locals
+    return builtins.eval(_compiled(source, "eval", frame), globals, locals)
+
+
+def exec_(source, globals=None, locals=None, /, **kwargs):
+    """``exec``: without ``globals``, in the caller's globals and its locals as written."""
+    frame = sys._getframe(1)
+    if globals is None:
+        globals, locals = frame.f_globals, _scope(frame) if locals is None else locals
+    return builtins.exec(_compiled(source, "exec", frame), globals, locals, **kwargs)
 
 
 def getframe(depth: int = 0):

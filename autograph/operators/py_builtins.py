@@ -15,6 +15,7 @@ from typing import Any, Callable
 import runtime
 from runtime.origin import current_origin
 from runtime.tensor import SymbolicTensor, Tensor
+from runtime.tensor_array import StagedList, TensorArray
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ _PY_ABS = builtins.abs
 _PY_PRINT = builtins.print
 
 
+# Each override takes its arguments as the builtin does (positional-only where it has them):
+# ``int(x=1)`` is a TypeError in Python, and stays one.
+
 def range_(*args):
     if not _any_symbolic(args):
         return _PY_RANGE(*args)
@@ -85,13 +89,12 @@ def indexed_source(value) -> IndexedSource | None:
     return None
 
 
-def len_(value):
+def len_(value, /):
     if isinstance(value, SymbolicTensor):
         n = _first_dim(value)
         return n if isinstance(n, int) else n
-    size = getattr(value, "size", None)
-    if callable(size) and hasattr(value, "_components"):  # TensorArray
-        return size()
+    if isinstance(value, (TensorArray, StagedList)):  # (a Python list a staged loop extends)
+        return value.size()
     if _is_dataset(value):
         return _dataset_len(value)
     return _PY_LEN(value)
@@ -136,7 +139,7 @@ def zip_(*iterables, **kwargs):
     return IndexedSource(length, lambda i: tuple(s.element(i) for s in sources))
 
 
-def map_(fn, *iterables):
+def map_(fn, /, *iterables):
     if len(iterables) == 1 and _is_dataset(iterables[0]):
         return iterables[0].map(fn)
     if iterables and all(_is_dataset(it) for it in iterables):
@@ -144,13 +147,13 @@ def map_(fn, *iterables):
     return _PY_MAP(fn, *iterables)
 
 
-def filter_(fn, iterable):
+def filter_(fn, iterable, /):
     if _is_dataset(iterable):
         return iterable.filter(fn)
     return _PY_FILTER(fn, iterable)
 
 
-def sorted_(iterable, key=None, reverse=False):
+def sorted_(iterable, /, *, key=None, reverse=False):
     """``sorted`` of a symbolic tensor sorts it in the graph, as TensorFlow does (a 1-D
     tensor; ``key`` maps each element); Python's iteration of it would be refused."""
     if not isinstance(iterable, SymbolicTensor):
@@ -164,19 +167,24 @@ def sorted_(iterable, key=None, reverse=False):
     return runtime.gather(iterable, runtime.argsort(keys, direction=direction, stable=True))
 
 
-def int_(x=0, base=None):
-    if isinstance(x, Tensor) and base is None:
-        return runtime.cast(x, runtime.int32)
-    return _PY_INT(x) if base is None else _PY_INT(x, base)
+_NO_BASE = object()
 
 
-def float_(x=0.0):
+def int_(x=0, /, base=_NO_BASE):
+    if base is _NO_BASE:
+        if isinstance(x, Tensor):
+            return runtime.cast(x, runtime.int32)
+        return _PY_INT(x)
+    return _PY_INT(x, base)
+
+
+def float_(x=0.0, /):
     if isinstance(x, Tensor):
         return runtime.cast(x, runtime.float32)
     return _PY_FLOAT(x)
 
 
-def abs_(x):
+def abs_(x, /):
     if isinstance(x, Tensor):
         return runtime.abs(x)
     return _PY_ABS(x)

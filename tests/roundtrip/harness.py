@@ -49,6 +49,21 @@ TEST_MODULES = {
     "http.cookiejar": "test.test_http_cookiejar",
     "xml.dom.minidom": "test.test_minidom",
     "xml.sax": "test.test_sax",
+    "numbers": "test.test_abstract_numbers",
+    "nturl2path": "test.test_urllib",
+    "dbm.dumb": "test.test_dbm_dumb",
+    "re._parser": "test.test_re",
+    "re._compiler": "test.test_re",
+    "xml.etree.ElementPath": "test.test_xml_etree",
+    "xml.dom.pulldom": "test.test_pulldom",
+    "xml.dom.expatbuilder": "test.test_minidom",
+    "urllib.request": "test.test_urllib2",
+    "urllib.robotparser": "test.test_robotparser",
+    "http.client": "test.test_httplib",
+    "http.server": "test.test_httpservers",
+    "xmlrpc.client": "test.test_xmlrpc",
+    "_collections_abc": "test.test_collections",
+    "collections.abc": "test.test_collections",
 }
 
 
@@ -145,6 +160,8 @@ def locate(module: str) -> pathlib.Path:
 def tests_module_for(module: str) -> str:
     if module in TEST_MODULES:
         return TEST_MODULES[module]
+    if module.startswith("email."):  # one test package for all of the email package
+        return "test.test_email"
     name = "test.test_" + module.rpartition(".")[2].lstrip("_")
     tests_dir = STDLIB.joinpath(*name.split("."))
     if not (tests_dir.with_suffix(".py").is_file() or (tests_dir / "__init__.py").is_file()):
