@@ -47,6 +47,7 @@ from runtime.composite import is_composite_tensor, type_spec_of
 from runtime.config import FLAGS
 from runtime.context import building_stack as _building
 from runtime.errors import LeakedTensorError, StagingError
+from runtime.ops.control_ops import get_logger
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.origin import current_origin
 from runtime.signature import FunctionSpec, apply_input_signature, check_input_signature
@@ -249,7 +250,7 @@ class _TracingDetector:
                 not _log.isEnabledFor(logging.WARNING):  # (then the reason is never worded)
             return
         self.warnings += 1
-        _log.warning(
+        get_logger().warning(
             f"{len(self.per_trace)} out of the last {self.total} calls to {python_function!r} "
             "triggered tf.function retracing. Tracing is expensive and the excessive number of "
             "tracings could be due to (1) creating @tf.function repeatedly in a loop, (2) "

@@ -7,7 +7,6 @@ the plain Python statement; a symbolic tensor records one cond / while_loop.
 """
 from __future__ import annotations
 
-import logging
 from contextlib import contextmanager
 
 import numpy as np
@@ -72,7 +71,7 @@ def _note_inside_try(kind: str) -> None:
     if where in _WARNED_TRY:
         return
     _WARNED_TRY.add(where)
-    logging.getLogger("tensorflow").warning(
+    runtime.get_logger().warning(
         "The `%s` at %s depends on a tensor, so it is staged, and it is inside a `try` with "
         "`except`: the handler catches errors raised while tracing, not errors raised when "
         "the graph runs. Move the try/except around the call of the tf.function, or check "

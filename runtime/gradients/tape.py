@@ -15,11 +15,11 @@ recording itself, while an outer tape goes on recording the gradient ops.
 from __future__ import annotations
 
 import enum
-import logging
 from contextlib import contextmanager
 
 from graph.ir import Graph
 from runtime import context, nest
+from runtime.ops.control_ops import get_logger
 from runtime.gradients import graph_builder
 from runtime.gradients.backprop import backprop, carries_gradient, key_of
 from runtime.gradients.registry import (_GRADIENTS, _NOT_DIFFERENTIABLE, OpRecord,
@@ -50,7 +50,6 @@ class UnconnectedGradients(enum.Enum):
 
 
 _recording: list["GradientTape"] = []  # tapes recording now, innermost last
-_log = logging.getLogger("tensorflow")
 
 
 def _on_op(op, inputs, attrs, result) -> None:
@@ -183,7 +182,7 @@ class GradientTape:
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable, to GradientTape.watch")
             if not carries_gradient(t):  # TensorFlow only warns: no gradient comes anyway
-                _log.warning("The dtype of the watched tensor must be floating (e.g. "
+                get_logger().warning("The dtype of the watched tensor must be floating (e.g. "
                              f"tf.float32), got {t.dtype!r}")
                 continue
             t = self._local(t)

@@ -311,15 +311,27 @@ def get_current_name_scope() -> str:
     return prefix.rstrip("/")
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is when a record comes (as Python's last-resort
+    handler does), so a redirected or captured stderr receives TensorFlow's warnings."""
+
+    def __init__(self):
+        logging.Handler.__init__(self)
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+
 def get_logger() -> logging.Logger:
     """``tf.get_logger``: the ``tensorflow`` logger, level WARNING unless set, printing
     ``WARNING:tensorflow:message`` to stderr when logging is not configured otherwise
-    (TensorFlow's setup)."""
+    (TensorFlow's setup, made when the logger is first used, as TensorFlow's warnings do)."""
     logger = logging.getLogger("tensorflow")
     if logger.level == logging.NOTSET:
         logger.setLevel(logging.WARNING)
     if not logger.handlers and not logging.getLogger().handlers:
-        handler = logging.StreamHandler(sys.stderr)
+        handler = _StderrHandler()
         handler.setFormatter(logging.Formatter(logging.BASIC_FORMAT))
         logger.addHandler(handler)
     return logger

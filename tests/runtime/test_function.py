@@ -457,3 +457,19 @@ def test_both_backends_agree_on_a_traced_function():
     np.testing.assert_allclose(fast, ref)
     np.testing.assert_allclose(f(rt.constant(x), rt.constant(y)).numpy(), np.tanh(x * y + 1) - x,
                                rtol=1e-6)
+
+
+def test_tensorflow_s_warnings_print_as_tensorflow_prints_them(tmp_path):
+    # TensorFlow 2.21, logging not configured: "WARNING:tensorflow:5 out of the last 5 calls
+    # to <function ...> triggered tf.function retracing. ..." on stderr; ours printed the bare
+    # message. (A program of its own: pytest configures logging.)
+    import subprocess
+    import sys
+    program = tmp_path / "retrace.py"
+    program.write_text("import autograph as tf\n"
+                       "f = tf.function(lambda x: x + 1)\n"
+                       "for n in range(1, 7):\n"
+                       "    f(tf.constant([1.0] * n))\n")
+    err = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
+                         check=True).stderr
+    assert "WARNING:tensorflow:5 out of the last 5 calls to" in err
