@@ -73,6 +73,12 @@ class Dataset:
         return apply_op(self._op, inputs, self._attrs, name=self._op)
 
     # -- composite protocol (datasets as function arguments) ---------------------------
+    @property
+    def _type_spec(self) -> "DatasetSpec":
+        """A tf.function traces a dataset argument by its element spec, as TensorFlow does:
+        another dataset of the same spec is fed to the same trace as its variant."""
+        return DatasetSpec(self._element_spec)
+
     def _components(self) -> list:
         return [self._variant()]
 
@@ -581,6 +587,30 @@ class DatasetSpec(TensorSpec):
 
     def _from_variant(self, variant: Tensor) -> Dataset:
         return Dataset(None, [], {}, self._element_spec, "VariantDataset", variant=variant)
+
+    # -- as the TypeSpec of a Dataset argument: one variant component -------------------
+    value_type = Dataset
+
+    def _serialize(self) -> tuple:
+        return (self._element_spec, self.shape)
+
+    @property
+    def _component_specs(self) -> list:
+        return [TensorSpec(self.shape, dtypes.variant)]
+
+    def _from_components(self, tensors) -> Dataset:
+        (variant,) = tensors
+        return self._from_variant(variant)
+
+    def _to_components(self, value) -> list:
+        return [value._variant()]
+
+    def is_subtype_of(self, other) -> bool:
+        """Only the same element spec: a trace for one kind of element serves no other."""
+        return self == other
+
+    def most_specific_common_supertype(self, others):
+        return self if all(o == self for o in others) else None
 
     def __eq__(self, other) -> bool:
         return isinstance(other, DatasetSpec) and other._element_spec == self._element_spec

@@ -519,3 +519,26 @@ def test_a_leaked_tensor_s_error_starts_with_tensorflow_s_words():
     f(tf.constant(1))
     with pytest.raises(TypeError, match=r"add:0.* is out of scope and cannot be used here\."):
         leak[0] + 1
+
+
+def test_datasets_are_traced_by_their_element_spec(capsys):
+    # TensorFlow 2.21: datasets of one element spec share a trace ("5 3 1"); another spec
+    # traces again; the signature is a DatasetSpec. Ours traced every dataset object anew.
+    @tf.function
+    def total(ds):
+        print("tracing")
+        s = tf.constant(0, tf.int64)
+        for x in ds:
+            s += x["a"]
+        return s
+
+    def make(n):
+        return tf.data.Dataset.range(n).map(lambda x: {"a": x, "b": tf.cast(x, tf.float32)})
+    assert (int(total(make(5))), int(total(make(3)))) == (10, 3)
+    assert total.experimental_get_tracing_count() == 1
+    assert int(total(tf.data.Dataset.range(3).map(lambda x: {"a": x, "b": x}))) == 3
+    assert total.experimental_get_tracing_count() == 2  # (another element spec)
+    assert capsys.readouterr().out == "tracing\ntracing\n"
+    signature = total.get_concrete_function(make(2)).structured_input_signature
+    assert repr(signature[0][0]).startswith("DatasetSpec({'a': TensorSpec(shape=(), "
+                                            "dtype=tf.int64, name=None)")
