@@ -24,7 +24,7 @@ import numpy as np
 from graph import dtypes
 from graph.dtypes import as_dtype
 from runtime.keras.backend import floatx
-from runtime.ops import array_ops, math_ops, random_ops
+from runtime.ops import array_ops, math_ops, nn_ops, random_ops
 from runtime.ops.core import convert_to_tensor
 from runtime.tensor import Tensor
 
@@ -166,9 +166,5 @@ def dropout(inputs, rate, noise_shape=None, seed=None) -> Tensor:
     if not 0 <= rate < 1:
         raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
                          f"Received: rate={rate}")
-    seed_t = draw_seed(seed)
-    scaled = math_ops.multiply(inputs, convert_to_tensor(1 / (1 - rate), dtype=inputs.dtype))
-    noise = random_ops.stateless_uniform(concrete_noise_shape(inputs, noise_shape), seed_t,
-                                         dtype=inputs.dtype)
-    keep = math_ops.greater_equal(noise, convert_to_tensor(rate, dtype=inputs.dtype))
-    return math_ops.where(keep, scaled, array_ops.zeros([], inputs.dtype))
+    return nn_ops.stateless_dropout(inputs, rate, draw_seed(seed),
+                                    noise_shape=concrete_noise_shape(inputs, noise_shape))

@@ -423,6 +423,20 @@ def bias_add(value, bias, data_format=None, name=None) -> Tensor:
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
     """Zeroes each element with probability ``rate`` and scales the kept ones by 1 / (1 - rate)."""
+    return _dropout(x, rate, noise_shape, lambda shape, dtype: random_ops.uniform(
+        shape, dtype=dtype, seed=seed), name or "dropout")
+
+
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None) -> Tensor:
+    """``tf.nn.experimental.stateless_dropout``: ``dropout`` with the mask drawn by
+    ``stateless_uniform`` at ``seed`` (the same seed, the same mask)."""
+    return _dropout(x, rate, noise_shape, lambda shape, dtype: random_ops.stateless_uniform(
+        shape, seed, dtype=dtype), name or "stateless_dropout")
+
+
+def _dropout(x, rate, noise_shape, uniform, name: str) -> Tensor:
+    """TensorFlow's dropout: ``x`` times ``1 / (1 - rate)`` (a Python rate's scale computed in
+    Python, then cast), where the noise is at least ``rate``, else 0 (a positive zero)."""
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
         raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
@@ -433,12 +447,15 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
                          f"Received: rate={rate}")
     if number and rate == 0:
         return x
-    with name_scope(name or "dropout"):
-        rate_t = convert_to_tensor(rate, dtype=x.dtype, name="rate")
-        keep = M.subtract(1.0, rate_t)
-        uniform = random_ops.uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
-        kept = M.cast(M.greater_equal(uniform, rate_t), x.dtype)
-        return M.multiply(M.multiply(x, M.truediv(1.0, keep)), kept)
+    with name_scope(name):
+        if number:
+            rate_t = convert_to_tensor(rate, dtype=x.dtype, name="rate")
+            scaled = M.multiply(x, convert_to_tensor(1 / (1 - rate), dtype=x.dtype))
+        else:
+            rate_t = M.cast(convert_to_tensor(rate), x.dtype)
+            scaled = M.truediv(x, M.subtract(1.0, rate_t))
+        keep = M.greater_equal(uniform(_noise_shape(x, noise_shape), x.dtype), rate_t)
+        return M.where(keep, scaled, convert_to_tensor(0, dtype=x.dtype))
 
 
 def _noise_shape(x: Tensor, noise_shape):

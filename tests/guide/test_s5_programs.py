@@ -464,3 +464,21 @@ def test_eager_while_loop_makes_python_numbers_tensors():
     i, x = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * 2.0), (0, 1.0))
     assert isinstance(i, tf.Tensor) and i.dtype == tf.int32 and int(i) == 3
     assert isinstance(x, tf.Tensor) and x.dtype == tf.float32 and float(x) == 8.0
+
+
+def test_dropout_is_tensorflow_s_stateless_and_seeded():
+    # TensorFlow 2.21's values. Dropped negatives are +0 (TensorFlow selects 0 where ours
+    # multiplied by a 0/1 mask and printed -0.); tf.nn.experimental.stateless_dropout was missing.
+    x = tf.constant([[-1.0, 2.0, -3.0, 4.0], [0.5, -0.25, 8.0, -9.0]])
+    got = tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2]).numpy()
+    np.testing.assert_array_equal(got, [[-2.0, 0.0, -6.0, 0.0], [0.0, -0.5, 0.0, 0.0]])
+    assert not np.signbit(got[got == 0]).any()
+    np.testing.assert_allclose(
+        tf.nn.experimental.stateless_dropout(x, 0.1, seed=[3, 4], noise_shape=[2, 1]).numpy(),
+        [[-1.1111112, 2.2222223, -3.3333335, 4.4444447],
+         [0.5555556, -0.2777778, 8.888889, -10.0]], rtol=1e-7)
+    staged = tf.function(lambda x: tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2]))
+    np.testing.assert_array_equal(staged(x).numpy(), got)
+    tf.random.set_seed(1)
+    np.testing.assert_array_equal(tf.nn.dropout(x, 0.5, seed=2).numpy(),
+                                  [[0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 16.0, 0.0]])
