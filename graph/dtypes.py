@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from graph.errors import TensorConversionError
 from graph.shapes import TensorShape
 
 
@@ -70,6 +71,16 @@ class DType:
         self._check_ordered("maximum")
         return np.finfo(self.numpy_dtype).max if self.is_floating else np.iinfo(self.numpy_dtype).max
 
+    @property
+    def size(self) -> int:
+        """Bytes per element, as TensorFlow counts them (a string: 0, a resource handle: 1)."""
+        return {"resource": 1, "string": 0}.get(self.name, self.numpy_dtype.itemsize)
+
+    @property
+    def as_datatype_enum(self) -> int:
+        """TensorFlow's DataType number (DT_FLOAT = 1, DT_INT32 = 3...)."""
+        return _DATATYPE_NUMBERS[self.enum]
+
     def _check_ordered(self, which: str) -> None:
         if not self.is_real:
             raise TypeError(f"Cannot find {which} value of {self} with type {self}.")
@@ -103,9 +114,16 @@ string = _make("string", object, "DT_STRING")
 resource = _make("resource", object, "DT_RESOURCE")
 variant = _make("variant", object, "DT_VARIANT")
 
+# TensorFlow's types.proto numbers for the DT_* names
+_DATATYPE_NUMBERS = {
+    "DT_FLOAT": 1, "DT_DOUBLE": 2, "DT_INT32": 3, "DT_UINT8": 4, "DT_INT16": 5, "DT_INT8": 6,
+    "DT_STRING": 7, "DT_COMPLEX64": 8, "DT_INT64": 9, "DT_BOOL": 10, "DT_COMPLEX128": 18,
+    "DT_HALF": 19, "DT_RESOURCE": 20, "DT_VARIANT": 21, "DT_UINT16": 17, "DT_UINT32": 22,
+    "DT_UINT64": 23}
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
        complex64, complex128, bool_, string, resource, variant)
 _BY_NAME = {d.name: d for d in ALL}
+_BY_NUMBER = {_DATATYPE_NUMBERS[d.enum]: d for d in ALL}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16})
 _BY_ENUM = {d.enum: d for d in ALL}
 _BY_NUMPY = {d.numpy_dtype: d for d in ALL if d.numpy_dtype != np.dtype(object)}
@@ -127,6 +145,8 @@ def as_dtype(value) -> DType:
         return int32
     if value is float:
         return float32
+    if type(value) is int and value in _BY_NUMBER:  # a DataType number (DType.as_datatype_enum)
+        return _BY_NUMBER[value]
     if value is complex:  # TensorFlow maps no Python type to a complex dtype
         raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a "
                         "TensorFlow DType.")
@@ -150,6 +170,9 @@ def infer_dtype(value) -> DType:
     if isinstance(value, bool):
         return bool_
     if isinstance(value, int):
+        if not -2**63 <= value < 2**63:
+            raise TensorConversionError(
+                "Can't convert Python sequence with out-of-range integer to Tensor.")
         return int32 if -2**31 <= value < 2**31 else int64
     if isinstance(value, float):
         return float32
@@ -169,10 +192,17 @@ def infer_dtype(value) -> DType:
         for candidate in (string, complex128, float32, int64, int32, bool_):
             if candidate.name in names:
                 if candidate is string and len(names) > 1:
-                    raise TypeError(f"Cannot mix strings and numbers in one tensor: {value!r}")
+                    raise TensorConversionError(
+                        "Can't convert Python sequence with mixed types to Tensor.")
                 return candidate
         return kinds[0]
-    raise TypeError(f"Cannot convert {value!r} of type {type(value).__name__} to a tensor")
+    raise unsupported_value(value)
+
+
+def unsupported_value(value) -> "TensorConversionError":
+    """TensorFlow's error for a value of a type no tensor is made of."""
+    return TensorConversionError(f"Attempt to convert a value ({value!r}) with an unsupported "
+                                 f"type ({type(value)}) to a Tensor.")
 
 
 def to_bytes(value):

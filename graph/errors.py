@@ -52,5 +52,10 @@ class DataLossError(OpError):
     """Unrecoverable data loss or corruption (``tf.errors.DataLossError``)."""
 
 
+class TensorConversionError(GraphError, ValueError, TypeError):
+    """A Python value that cannot become a tensor. TensorFlow raises ValueError eagerly and
+    TypeError while building a graph; this is both, so either handler catches it."""
+
+
 class GraphFormatError(GraphError, ValueError):
     """A saved graph file is malformed, truncated or from an unknown producer."""

@@ -8,8 +8,9 @@ import weakref
 import numpy as np
 
 from graph import dtypes
-from graph.dtypes import DType, as_array, as_dtype, infer_dtype
+from graph.dtypes import DType, as_array, as_dtype, infer_dtype, unsupported_value
 from graph.ir import Graph, Output, TensorType
+from graph.shapes import TensorShape
 from runtime import context
 from runtime.context import building_stack as _building
 from runtime.ops.eager import NUMERIC_CHECKS, RECORDERS, leaked, run_eager  # noqa: F401
@@ -167,6 +168,8 @@ def _check_leaf(leaf, value, dtype: DType, rule: tuple) -> None:
     elif isinstance(leaf, Tensor):
         return
     else:
+        if not isinstance(leaf, _LEAF_TYPES) and not hasattr(leaf, "_as_tensor"):
+            raise unsupported_value(leaf)
         whole = isinstance(leaf, int) and not isinstance(leaf, bool)
         ok = isinstance(leaf, (str, bytes)) == string \
             and (complex_ or not isinstance(leaf, complex)) \
@@ -180,6 +183,8 @@ def _check_leaf(leaf, value, dtype: DType, rule: tuple) -> None:
 
 
 _SCALARS = frozenset({bool, int, float})
+# what tensors are made of (a TensorShape converts as the list of its dimensions)
+_LEAF_TYPES = (int, float, complex, str, bytes, np.generic, np.ndarray, TensorShape)
 
 
 def _leaves(value):

@@ -14,6 +14,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType, as_dtype
+from graph.errors import TensorConversionError
 from runtime.context import current_graph
 from runtime.composite import PLAIN_ARGS, dispatching, with_fast_path
 from runtime.ops.core import (_const_name, apply_op, binary_operands, constant,
@@ -39,6 +40,8 @@ def _convert_like(value, dtype: DType, name: str) -> Tensor:
         return convert_to_tensor(value, dtype_hint=dtype, name=name)
     try:
         return convert_to_tensor(value, dtype=dtype, name=name)
+    except TensorConversionError:
+        raise  # (no value of this type makes a tensor: TensorFlow's ValueError, as it is)
     except TypeError as e:
         raise TypeError(
             f"{e} (at {current_origin()}): the other operand is a {dtype.name} tensor. "

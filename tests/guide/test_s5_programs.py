@@ -482,3 +482,30 @@ def test_dropout_is_tensorflow_s_stateless_and_seeded():
     tf.random.set_seed(1)
     np.testing.assert_array_equal(tf.nn.dropout(x, 0.5, seed=2).numpy(),
                                   [[0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 16.0, 0.0]])
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: tf.constant(object()), r"Attempt to convert a value \(<object object at .*\) "
+                                    r"with an unsupported type \(<class 'object'>\) to a Tensor"),
+    (lambda: tf.convert_to_tensor(None), r"Attempt to convert a value \(None\) with an "
+                                         r"unsupported type \(<class 'NoneType'>\)"),
+    (lambda: tf.constant(1) + object(), "with an unsupported type"),
+    (lambda: tf.convert_to_tensor([1, "a"]), "Can't convert Python sequence with mixed types"),
+    (lambda: tf.constant(2**70), "Can't convert Python sequence with out-of-range integer"),
+])
+def test_values_no_tensor_is_made_of_raise_tensorflow_s_value_error(make, message):
+    # TensorFlow 2.21 raises these ValueErrors eagerly (TypeError while building a graph):
+    # the error here is both. Ours were TypeErrors with other words, or numpy's own message.
+    with pytest.raises(ValueError, match=message):
+        make()
+    with pytest.raises(TypeError, match=message):
+        make()
+
+
+def test_dtype_sizes_and_datatype_numbers_are_tensorflow_s():
+    # TensorFlow 2.21: (size, as_datatype_enum); tf.as_dtype takes the number back.
+    expected = {tf.float32: (4, 1), tf.int64: (8, 9), tf.bool: (1, 10), tf.string: (0, 7),
+                tf.complex64: (8, 8), tf.uint8: (1, 4), tf.float16: (2, 19)}
+    for dtype, (size, number) in expected.items():
+        assert (dtype.size, dtype.as_datatype_enum) == (size, number)
+        assert tf.as_dtype(number) == dtype
