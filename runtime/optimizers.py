@@ -31,8 +31,9 @@ class Optimizer:
     """Base class: gradient application, slot Variables, the ``iterations`` counter."""
 
     _slot_initial: dict[str, float] = {}  # a slot's starting value, when not zero
+    _slot_labels: dict[str, str] = {}  # a slot's name in its variable's name, when not its own
 
-    def __init__(self, learning_rate=0.001, name: str = "Optimizer", weight_decay=None,
+    def __init__(self, learning_rate=0.001, name: str | None = None, weight_decay=None,
                  clipnorm=None, clipvalue=None, global_clipnorm=None):
         if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can "
@@ -41,45 +42,71 @@ class Optimizer:
         self.weight_decay = weight_decay
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, \
             global_clipnorm
-        self._learning_rate = learning_rate
+        if name is None:  # Keras 3's names: adam, adam_1, rm_sprop...
+            from runtime.keras.layers.base import snake_case, unique_name
+            name = unique_name(snake_case(type(self).__name__))
         self._name = name
+        self._schedule = learning_rate if callable(learning_rate) else None
+        self._initial_rate = None if callable(learning_rate) else learning_rate
+        self._learning_rate = None  # a Variable made with the optimizer, as in Keras 3
         self._iterations = None
         self._slots: dict[int, dict[str, object]] = {}
         self._slot_owners: dict[int, object] = {}  # resource id -> the variable of the slots
         self._slot_names: tuple[str, ...] = ()
         if context.current_graph() is None:
-            # Keras 3 makes its step counter with the optimizer, so the first traced step
-            # of a train function creates no variable (and is traced once) unless slots
+            # Keras 3 makes its step counter and rate with the optimizer, so the first traced
+            # step of a train function creates no variable (and is traced once) unless slots
             # are made.
-            _ = self.iterations
+            _ = self.iterations, self.learning_rate
 
     # -- state ------------------------------------------------------------------------
+    def _state_variable(self, value, name: str):
+        """A non-trainable Keras variable ``name`` under this optimizer's name (its path)."""
+        from runtime.keras.layers.base import KerasVariable, keras_name_scope
+        with keras_name_scope(self._name):
+            return KerasVariable(value, name=name, trainable=False)
+
     @property
     def iterations(self):
         """How many times gradients were applied (an int64 Variable, made on first use)."""
         if self._iterations is None:
-            from runtime.variables import Variable
-            self._iterations = Variable(np.int64(0), trainable=False, name="iter")
+            self._iterations = self._state_variable(np.int64(0), "iteration")
             notify_changed(self)
         return self._iterations
 
     @property
     def learning_rate(self):
-        """The rate of the next step (a schedule evaluated at ``iterations``)."""
-        lr = self._learning_rate
-        return lr(self.iterations) if callable(lr) else lr
+        """The rate of the next step: a float32 Variable (read by every step, so setting it
+        after a train function was traced changes its later steps, as in Keras 3), or a
+        schedule's value at ``iterations``."""
+        if self._schedule is not None:
+            return self._schedule(self.iterations)
+        if self._learning_rate is None:
+            self._learning_rate = self._state_variable(
+                np.float32(self._initial_rate), "learning_rate")
+        return self._learning_rate
 
     @learning_rate.setter
     def learning_rate(self, value):
-        self._learning_rate = value
+        if callable(value):
+            self._schedule = value
+            return
+        if self._schedule is not None:
+            raise TypeError(
+                "This optimizer was created with a `LearningRateSchedule` object as its "
+                "`learning_rate` constructor argument, hence its learning rate is not settable. "
+                "If you need the learning rate to be settable, you should instantiate the "
+                "optimizer with a float `learning_rate` argument.")
+        self.learning_rate.assign(value)
 
     def get_slot(self, var, slot_name: str):
         return self._slots[var._resource][slot_name]
 
     @property
     def variables(self) -> list:
-        """The optimizer's state (a property, as in Keras 3)."""
-        found = [] if self._iterations is None else [self._iterations]
+        """The optimizer's state (a property, as in Keras 3): its step counter, its rate, then
+        the slots."""
+        found = [v for v in (self._iterations, self._learning_rate) if v is not None]
         for slots in self._slots.values():
             found.extend(slots.values())
         return found
@@ -94,16 +121,16 @@ class Optimizer:
 
     def _create_all_weights(self, var_list) -> None:
         _ = self.iterations
-        from runtime.variables import Variable
         created = False
         for v in var_list:
             if v._resource in self._slots:
                 continue
-            base = v.name.split(":")[0]
-            self._slots[v._resource] = {
-                s: Variable(np.full(v.shape.as_list(), self._slot_initial.get(s, 0.0),
-                                    dtype=v.dtype.numpy_dtype),
-                            trainable=False, name=f"{self._name}/{base}/{s}")
+            base = getattr(v, "path", None) or v.name.split(":")[0]
+            self._slots[v._resource] = {  # (Keras 3's names: sequential_dense_kernel_momentum)
+                s: self._state_variable(
+                    np.full(v.shape.as_list(), self._slot_initial.get(s, 0.0),
+                            dtype=v.dtype.numpy_dtype),
+                    f"{base.replace('/', '_')}_{self._slot_labels.get(s, s)}")
                 for s in self._slot_names}
             self._slot_owners[v._resource] = v
             created = created or bool(self._slot_names)
@@ -188,7 +215,7 @@ class SGD(Optimizer):
 
     def __init__(self, learning_rate=0.01, momentum: float = 0.0, nesterov: bool = False,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 name: str = "SGD"):
+                 name: str | None = None):
         super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
         if not 0.0 <= momentum <= 1.0:
             raise ValueError(f"`momentum` must be between [0, 1], got {momentum}")
@@ -214,9 +241,11 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     """Adam with Keras's defaults and its bias-corrected step size."""
 
+    _slot_labels = {"m": "momentum", "v": "velocity"}
+
     def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
                  epsilon: float = 1e-7, amsgrad: bool = False, weight_decay=None, clipnorm=None,
-                 clipvalue=None, global_clipnorm=None, name: str = "Adam"):
+                 clipvalue=None, global_clipnorm=None, name: str | None = None):
         super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
         if amsgrad:
             raise NotImplementedError("Adam(amsgrad=True) is not supported")

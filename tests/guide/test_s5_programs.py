@@ -127,7 +127,7 @@ def test_optimizers_apply_indexed_slices_as_keras():
 def test_optimizer_step_counter_made_with_the_optimizer():
     # Keras 3 makes `iterations` in the constructor, so an SGD step traces once.
     opt = tf.keras.optimizers.SGD(0.5)
-    assert [v.dtype for v in opt.variables] == [tf.int64]
+    assert [v.dtype for v in opt.variables] == [tf.int64, tf.float32]  # (and the rate)
     v = tf.Variable([1., 2.])
     traces = []
 

@@ -389,3 +389,36 @@ def test_a_model_builds_by_running_its_call_symbolically_as_keras_does(capsys):
     assert capsys.readouterr().out == (
         "tracing call True\ntracing call False\n"
         "trace step\nplain call True\nplain call True\ntrace step\nplain call True\n")
+
+
+def test_a_learning_rate_set_after_tracing_is_used_as_in_keras_3():
+    # TensorFlow 2.21 / Keras 3 prints 0.9, 0.39999998, 0.14999998 and traces once: the rate
+    # is a Variable the traced step reads. Ours baked 0.1 into the trace (0.8, 0.7 after).
+    v = tf.Variable(1.0)
+    opt = tf.keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def step():
+        opt.apply_gradients([(tf.constant(1.0), v)])
+    step()
+    opt.learning_rate = 0.5
+    step()
+    opt.learning_rate.assign(0.25)
+    step()
+    np.testing.assert_allclose(v.numpy(), 0.14999998, rtol=1e-7)
+    assert step.experimental_get_tracing_count() == 1
+
+
+def test_optimizer_state_has_keras_3_names_and_paths():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, name="dense")], name="sequential")
+    model.build((None, 3))
+    opt = tf.keras.optimizers.Adam(name="adam")
+    opt.apply_gradients(zip([tf.ones_like(v) for v in model.trainable_variables],
+                            model.trainable_variables))
+    assert [(v.name, v.path) for v in opt.variables] == [
+        ("iteration", "adam/iteration"), ("learning_rate", "adam/learning_rate"),
+        ("sequential_dense_kernel_momentum", "adam/sequential_dense_kernel_momentum"),
+        ("sequential_dense_kernel_velocity", "adam/sequential_dense_kernel_velocity"),
+        ("sequential_dense_bias_momentum", "adam/sequential_dense_bias_momentum"),
+        ("sequential_dense_bias_velocity", "adam/sequential_dense_bias_velocity")]
+    assert float(opt.learning_rate) == np.float32(0.001)

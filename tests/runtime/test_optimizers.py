@@ -95,9 +95,9 @@ def test_tf_function_training_step_matches_eager_step_by_step(kind, kw):
 def test_slots_are_created_on_first_use():
     w = tf.Variable([1.0, 2.0])
     opt = optimizers.Adam()
-    assert len(opt.variables) == 1  # iterations: Keras 3 makes it with the optimizer
+    assert len(opt.variables) == 2  # iterations, learning rate: Keras 3 makes them with it
     opt.apply_gradients([(tf.constant([0.1, 0.1]), w)])
-    assert len(opt.variables) == 3  # iterations, m, v
+    assert len(opt.variables) == 4  # iterations, learning rate, m, v
     np.testing.assert_allclose(opt.get_slot(w, "m").numpy(), [0.01, 0.01], rtol=1e-6)
 
 

@@ -40,7 +40,7 @@ class RMSprop(KerasOptimizer):
     """Divides the gradient by a running root mean square of recent gradients."""
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
-                 centered=False, weight_decay=None, name="rmsprop", **clipping):
+                 centered=False, weight_decay=None, name=None, **clipping):
         super().__init__(learning_rate, name, weight_decay, **clipping)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
         self._slot_names = ("velocity",) + (("momentum",) if momentum > 0 else ()) \
@@ -74,7 +74,7 @@ class Adagrad(KerasOptimizer):
     """Scales each coordinate by the root of its accumulated squared gradients."""
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
-                 weight_decay=None, name="adagrad", **clipping):
+                 weight_decay=None, name=None, **clipping):
         super().__init__(learning_rate, name, weight_decay, **clipping)
         self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
         self._slot_names = ("accumulator",)
@@ -93,7 +93,7 @@ class Adadelta(KerasOptimizer):
     """Steps by the ratio of running RMS of updates to running RMS of gradients."""
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, weight_decay=None,
-                 name="adadelta", **clipping):
+                 name=None, **clipping):
         super().__init__(learning_rate, name, weight_decay, **clipping)
         self.rho, self.epsilon = rho, epsilon
         self._slot_names = ("accumulated_grad", "accumulated_delta_var")
@@ -123,7 +123,7 @@ class AdamW(_AdamFamily):
     """Adam with decoupled weight decay (``weight_decay=0.004`` by default)."""
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
-                 epsilon=1e-7, amsgrad=False, name="adamw", **clipping):
+                 epsilon=1e-7, amsgrad=False, name=None, **clipping):
         if weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: "
                              "weight_decay=None")
@@ -155,8 +155,10 @@ class AdamW(_AdamFamily):
 class Adamax(_AdamFamily):
     """Adam with the infinity norm: the second moment is a running maximum of ``|g|``."""
 
+    _slot_labels = {"m": "momentum", "u": "norm"}
+
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, name="adamax", **clipping):
+                 weight_decay=None, name=None, **clipping):
         super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, name,
                          **clipping)
         self._slot_names = ("m", "u")
@@ -179,7 +181,7 @@ class Nadam(_AdamFamily):
     """Adam with Nesterov momentum and Keras's momentum-decay schedule (0.96 per step)."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, name="nadam", **clipping):
+                 weight_decay=None, name=None, **clipping):
         super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, name,
                          **clipping)
         self._slot_names = ("momentum", "velocity")
@@ -237,7 +239,7 @@ class Ftrl(KerasOptimizer):
     def __init__(self, learning_rate=0.001, learning_rate_power=-0.5,
                  initial_accumulator_value=0.1, l1_regularization_strength=0.0,
                  l2_regularization_strength=0.0, l2_shrinkage_regularization_strength=0.0,
-                 beta=0.0, weight_decay=None, name="ftrl", **clipping):
+                 beta=0.0, weight_decay=None, name=None, **clipping):
         super().__init__(learning_rate, name, weight_decay, **clipping)
         if initial_accumulator_value < 0.0:
             raise ValueError("`initial_accumulator_value` needs to be positive or zero. "
