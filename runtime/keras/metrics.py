@@ -36,8 +36,10 @@ class Metric(Module):
         self._state: list[Variable] = []
 
     def add_variable(self, shape=(), initializer="zeros", dtype=None, name=None):
+        from runtime.keras.layers.base import KerasVariable, keras_name_scope
         dtype = as_dtype(dtype or self.dtype)
-        v = Variable(np.zeros(shape, dtype.numpy_dtype), trainable=False, name=name)
+        with keras_name_scope(self.name):  # (Keras 3: `total`, with path `mean/total`)
+            v = KerasVariable(np.zeros(shape, dtype.numpy_dtype), name=name, trainable=False)
         self._state.append(v)
         return v
 

@@ -422,3 +422,11 @@ def test_optimizer_state_has_keras_3_names_and_paths():
         ("sequential_dense_bias_momentum", "adam/sequential_dense_bias_momentum"),
         ("sequential_dense_bias_velocity", "adam/sequential_dense_bias_velocity")]
     assert float(opt.learning_rate) == np.float32(0.001)
+
+
+def test_metric_state_has_keras_3_names_and_paths():
+    # TensorFlow 2.21 / Keras 3: [('total', 'mean/total'), ('count', 'mean/count')]
+    mean = tf.keras.metrics.Mean(name="mean")
+    mean.update_state(1.0)
+    assert [(v.name, v.path) for v in mean.variables] == [("total", "mean/total"),
+                                                         ("count", "mean/count")]
