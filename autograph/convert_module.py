@@ -609,9 +609,12 @@ def convert_module_source(text: str, filename: str, wrap_all: bool = False,
         out.extend(block)
         pos = end
     out.extend(lines[pos:])
-    if original_ref is not None:
-        out.append(_source_map_call(original_ref, blocks))
-    out.append(f"del {SUPPORT_ALIAS}  # a converted module binds the original's names only\n")
+    trailer = _source_map_call(original_ref, blocks) if original_ref is not None else ""
+    trailer += f"del {SUPPORT_ALIAS}  # a converted module binds the original's names only\n"
+    # (a module run as a program may have cleared its own namespace by now, as pdb does)
+    out.append(f"if {SUPPORT_ALIAS!r} in globals():\n"
+               + "".join(f"    {line}" if line.strip() else line
+                         for line in trailer.splitlines(True)))
     result = "".join(out)
     problem = _compile_error(result, filename)
     if problem is not None:  # a bug here, not the user's: say so rather than write it

@@ -595,3 +595,23 @@ def test_source_level_conversion_matches_to_code():
         compared += 1
     assert compared == 7
     assert isinstance(tree, gast.Module)
+
+
+def test_a_converted_program_that_clears_its_namespace_still_ends_cleanly(tmp_path):
+    # `python -m pdb` runs a program in a namespace it clears; the lines `convert` appends
+    # (the source map, `del _agm__`) raised NameError at the end of such a program.
+    program = tmp_path / "clears.py"
+    program.write_text(textwrap.dedent("""\
+        def sign(x):
+            if x > 0:
+                return 1
+            return -1
+        print(sign(3), sign(-2))
+        globals().clear()
+        """))
+    out = tmp_path / "out"
+    done = autograph("convert", program, "-o", out)
+    assert done.returncode == 0, done.stderr
+    run = subprocess.run([sys.executable, str(out / "clears.py")], capture_output=True,
+                         text=True, timeout=120)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "1 -1\n", "")

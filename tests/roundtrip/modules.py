@@ -59,10 +59,6 @@ KNOWN_OTHER_DIFFERENCES = {
     # which cannot import autograph: the converted copy fails to import there
     "platform": "test_architecture_via_symlink runs the base interpreter",
     "sysconfig": "test_symlink runs the base interpreter",
-    # `python -m pdb` runs the debugged program in pdb's own module namespace (__main__),
-    # which it clears: the lines convert_module.py appends (`_agm__.source_map(...)`,
-    # `del _agm__`) then raise NameError when the program ends
-    "pdb": "the converted module's trailer runs after module code cleared its namespace",
     # converted functions import the operators (`import autograph.operators as ag__`)
     # through builtins.__import__, which test_discovery patches to return a fake package
     "unittest": "converted code's own import goes through a patched builtins.__import__",
@@ -79,7 +75,7 @@ SLOW_TESTS = {
 # Checked by hand (``python -m tests.roundtrip.run``) and the same converted, besides
 # CI_MODULES: for the record of what the converter has been through.
 SAME_BY_HAND = """
-    argparse reprlib plistlib http.cookies string calendar cmd codeop netrc quopri numbers
+    pdb argparse reprlib plistlib http.cookies string calendar cmd codeop netrc quopri numbers
     nturl2path datetime pickle locale wave _py_abc ast pathlib posixpath ntpath zipapp
     statistics code warnings _strptime tokenize symtable filecmp fileinput shelve csv json
     selectors sched queue enum operator email.utils email._header_value_parser
