@@ -220,6 +220,10 @@ def as_array(value, dtype: DType) -> np.ndarray:
         return np.vectorize(to_bytes, otypes=[object])(arr)
     if isinstance(value, TensorShape):
         value = list(value)
+    if value.__class__ is float and dtype.numpy_dtype.kind == "f" and value == value \
+            and abs(value) > float(np.finfo(dtype.numpy_dtype).max):
+        with np.errstate(over="ignore"):  # (as TensorFlow: inf, and no numpy warning)
+            return np.asarray(value, dtype=dtype.numpy_dtype)
     try:
         return np.asarray(value, dtype=dtype.numpy_dtype)
     except ValueError:

@@ -9,6 +9,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType, as_array, as_dtype, infer_dtype, unsupported_value
+from graph.errors import TensorConversionError
 from graph.ir import Graph, Output, TensorType
 from graph.shapes import TensorShape
 from runtime import context
@@ -105,9 +106,32 @@ def constant(value, dtype=None, shape=None, name: str = "Const") -> Tensor:
                                 "use tf.identity instead")
         if isinstance(value, (list, tuple)) and shape is None and contains_tensor(value):
             return stack_nested(value, dtype=dtype)  # tf.constant([x, 1]) packs them
-    dt = as_dtype(dtype) if dtype is not None else infer_dtype(value)
+    if dtype is not None:
+        dt = as_dtype(dtype)
+    else:
+        dt = infer_dtype(value)
+        if dt is dtypes.float32 and not isinstance(value, (np.ndarray, np.generic)):
+            _check_float32_range(value)
     _check_convertible(value, dt)
     return _constant(value, dt, shape, name)
+
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _check_float32_range(value) -> None:
+    """TensorFlow refuses a finite Python float beyond float32's range when it infers float32
+    (a given dtype makes it inf instead)."""
+    if value.__class__ is float:
+        if not abs(value) > _FLOAT32_MAX or value in (np.inf, -np.inf):
+            return
+    else:
+        floats = np.asarray(value, dtype=np.float64) if isinstance(value, (list, tuple)) \
+            else None
+        if floats is None or not (np.isfinite(floats) & (np.abs(floats) > _FLOAT32_MAX)).any():
+            return
+    raise TensorConversionError(
+        "Can't convert Python sequence with a value out of range for a double-precision float.")
 
 
 def _constant(value, dt: DType, shape, name: str) -> Tensor:

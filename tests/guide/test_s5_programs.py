@@ -492,6 +492,8 @@ def test_dropout_is_tensorflow_s_stateless_and_seeded():
     (lambda: tf.constant(1) + object(), "with an unsupported type"),
     (lambda: tf.convert_to_tensor([1, "a"]), "Can't convert Python sequence with mixed types"),
     (lambda: tf.constant(2**70), "Can't convert Python sequence with out-of-range integer"),
+    (lambda: tf.constant([1.0, 1e40]), "a value out of range for a double-precision float"),
+    (lambda: tf.Variable(-1e39), "a value out of range for a double-precision float"),
 ])
 def test_values_no_tensor_is_made_of_raise_tensorflow_s_value_error(make, message):
     # TensorFlow 2.21 raises these ValueErrors eagerly (TypeError while building a graph):
@@ -500,6 +502,14 @@ def test_values_no_tensor_is_made_of_raise_tensorflow_s_value_error(make, messag
         make()
     with pytest.raises(TypeError, match=message):
         make()
+
+
+def test_a_float_beyond_float32_given_that_dtype_is_inf():
+    # TensorFlow 2.21: only an inferred float32 refuses it; a given dtype (or an operand's)
+    # makes it inf.
+    assert np.isinf(tf.constant(1e40, tf.float32).numpy())
+    assert np.isinf((tf.constant(1.0) * 1e40).numpy())
+    assert tf.convert_to_tensor(1e40, tf.float64).numpy() == 1e40
 
 
 def test_dtype_sizes_and_datatype_numbers_are_tensorflow_s():
