@@ -430,3 +430,15 @@ def test_metric_state_has_keras_3_names_and_paths():
     mean.update_state(1.0)
     assert [(v.name, v.path) for v in mean.variables] == [("total", "mean/total"),
                                                          ("count", "mean/count")]
+
+
+def test_global_average_pooling_1d_takes_a_mask_as_keras_does():
+    # TensorFlow 2.21 / Keras 3: the mean over the steps the mask keeps (ours refused `mask`).
+    x = tf.constant(np.arange(24, dtype=np.float32).reshape(2, 4, 3))
+    mask = tf.constant([[True, True, False, False], [True, False, True, True]])
+    pool = tf.keras.layers.GlobalAveragePooling1D()
+    np.testing.assert_array_equal(pool(x, mask=mask).numpy(),
+                                  [[1.5, 2.5, 3.5], [17.0, 18.0, 19.0]])
+    np.testing.assert_array_equal(pool(x).numpy(), [[4.5, 5.5, 6.5], [16.5, 17.5, 18.5]])
+    kept = tf.keras.layers.GlobalAveragePooling1D(keepdims=True)(x, mask=mask)
+    assert kept.shape == (2, 1, 3)

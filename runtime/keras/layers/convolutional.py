@@ -221,7 +221,16 @@ def _global(name, rank, reduce, what):
         "__doc__": f"The {what} over the {rank} spatial axes: (batch, ..., c) -> (batch, c)."})
 
 
-GlobalAveragePooling1D = _global("GlobalAveragePooling1D", 1, M.reduce_mean, "mean")
+class GlobalAveragePooling1D(_global("GlobalAveragePooling1D", 1, M.reduce_mean, "mean")):
+    """The mean over the steps: (batch, steps, c) -> (batch, c); with a ``mask`` (batch,
+    steps), the mean over the steps it keeps, as Keras computes it."""
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        weights = A.expand_dims(M.cast(mask, inputs.dtype), 2)
+        return M.divide(M.reduce_sum(M.multiply(inputs, weights), axis=1, keepdims=self.keepdims),
+                        M.reduce_sum(weights, axis=1, keepdims=self.keepdims))
 GlobalAveragePooling2D = _global("GlobalAveragePooling2D", 2, M.reduce_mean, "mean")
 GlobalAveragePooling3D = _global("GlobalAveragePooling3D", 3, M.reduce_mean, "mean")
 GlobalMaxPooling1D = _global("GlobalMaxPooling1D", 1, M.reduce_max, "maximum")
