@@ -442,3 +442,36 @@ def test_global_average_pooling_1d_takes_a_mask_as_keras_does():
     np.testing.assert_array_equal(pool(x).numpy(), [[4.5, 5.5, 6.5], [16.5, 17.5, 18.5]])
     kept = tf.keras.layers.GlobalAveragePooling1D(keepdims=True)(x, mask=mask)
     assert kept.shape == (2, 1, 3)
+
+
+def test_embedding_masks_flow_through_a_model_as_in_keras_3():
+    # TensorFlow 2.21 / Keras 3 values: Embedding(mask_zero=True) masks the padding ids, the
+    # mask passes Dropout and Dense, and GlobalAveragePooling1D averages the kept steps, in a
+    # Sequential and in a subclassed model. A layer that cannot use a mask refuses it.
+    tf.keras.utils.set_random_seed(3)
+    ids = tf.constant([[3, 1, 0, 0], [2, 4, 5, 0]])
+    model = tf.keras.Sequential([
+        tf.keras.layers.Embedding(6, 4, mask_zero=True), tf.keras.layers.Dropout(0.2),
+        tf.keras.layers.Dense(3, activation="relu"), tf.keras.layers.GlobalAveragePooling1D(),
+        tf.keras.layers.Dense(1)])
+    np.testing.assert_allclose(model(ids).numpy(), EXPECTED_MASKED_MODEL, atol=1e-5)
+    assert model.layers[0].compute_mask(ids).numpy().tolist() == [
+        [True, True, False, False], [True, True, True, False]]
+    opt = tf.keras.optimizers.Adam(0.1)
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((model(x, training=True)[:, 0] - y) ** 2)
+        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables),
+                                model.trainable_variables))
+        return loss
+    losses = [float(step(ids, tf.constant([1.0, -1.0]))) for _ in range(4)]
+    np.testing.assert_allclose(losses, EXPECTED_MASKED_LOSSES, atol=1e-5)
+    with pytest.raises(NotImplementedError, match="Keras mask"):
+        tf.keras.Sequential([tf.keras.layers.Embedding(6, 4, mask_zero=True),
+                             tf.keras.layers.Flatten()])(ids)
+
+
+EXPECTED_MASKED_MODEL = [[-0.023800000548362732], [-0.014659999869763851]]
+EXPECTED_MASKED_LOSSES = [1.01352, 0.99803, 0.7972, 0.62885]

@@ -161,8 +161,39 @@ def _scoped_build(build):
     return scoped
 
 
+# Keras masks carried by tensors (Keras sets ``tensor._keras_mask``; tensors here have slots):
+# id of a tensor -> (a weak reference to it, its mask).
+_MASKS: dict[int, tuple] = {}
+
+
+def get_keras_mask(value):
+    """The Keras mask attached to ``value`` by the layer that made it, or None."""
+    entry = _MASKS.get(id(value))
+    if entry is None or entry[0]() is not value:
+        return None
+    return entry[1]
+
+
+def _set_keras_mask(value, mask) -> None:
+    if not isinstance(value, Tensor):
+        return
+    key = id(value)
+    if mask is None:
+        _MASKS.pop(key, None)
+        return
+    _MASKS[key] = (weakref.ref(value, lambda _, key=key: _MASKS.pop(key, None)), mask)
+
+
 class Layer(Module):
-    """Base class of the layers: weights, building, the call protocol."""
+    """Base class of the layers: weights, building, the call protocol.
+
+    Masks are Keras 3's: a layer whose ``call`` takes ``mask`` is given the mask attached to
+    its input; a layer that ``supports_masking`` attaches ``compute_mask`` to its output.
+    A masked input reaching a layer that can do neither is refused (Keras would drop the
+    mask, or use it where this implementation cannot): never a silently unmasked result.
+    """
+
+    supports_masking = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -397,6 +428,10 @@ class Layer(Module):
     def call(self, inputs, *args, **kwargs):
         return inputs
 
+    def compute_mask(self, inputs, mask=None):
+        """The mask of this layer's output: its input's, when it supports masking."""
+        return mask if self.supports_masking else None
+
     def _convert_input(self, x):
         if isinstance(x, Tensor):
             if x.dtype.is_floating and x.dtype != self._dtype:
@@ -456,12 +491,25 @@ class Layer(Module):
                     self._build_by_symbolic_call(args, kwargs, training)
                 if not self.built:
                     self._build_from(args[0] if args else None)
+        previous_mask = get_keras_mask(args[0]) if args else None
+        if previous_mask is not None and kwargs.get("mask") is None:
+            if "mask" in params:
+                kwargs["mask"] = previous_mask
+            elif not self.supports_masking:
+                raise NotImplementedError(
+                    f"Layer {self.name!r} ({type(self).__name__}) got an input with a Keras "
+                    "mask (from Embedding(mask_zero=True)), which it does not support here. "
+                    "Give the mask explicitly to the layers that take one "
+                    "(`pool(x, mask=embedding.compute_mask(ids))`).")
         _call_context.training.append(training)
         try:
             with name_scope(self.name), self._keras_scope():
                 outputs = self.call(*args, **kwargs)
         finally:
             _call_context.training.pop()
+        if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
+            _set_keras_mask(outputs, self.compute_mask(args[0] if args else None,
+                                                       kwargs.get("mask", previous_mask)))
         first = nest.flatten(outputs)
         if self.__dict__.get("activity_regularizer") is not None:
             self._add_activity_losses(first)

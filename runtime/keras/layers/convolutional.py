@@ -225,6 +225,9 @@ class GlobalAveragePooling1D(_global("GlobalAveragePooling1D", 1, M.reduce_mean,
     """The mean over the steps: (batch, steps, c) -> (batch, c); with a ``mask`` (batch,
     steps), the mean over the steps it keeps, as Keras computes it."""
 
+    def compute_mask(self, inputs, mask=None):
+        return None  # (the steps are gone)
+
     def call(self, inputs, mask=None):
         if mask is None:
             return super().call(inputs)

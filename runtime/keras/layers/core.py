@@ -17,6 +17,8 @@ from runtime.ops.core import convert_to_tensor
 class Dense(Layer):
     """``activation(inputs @ kernel + bias)`` on the last axis of the inputs."""
 
+    supports_masking = True  # (the mask passes through, as in Keras 3)
+
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, **kwargs):
@@ -71,6 +73,8 @@ class Dense(Layer):
 
 
 class Activation(Layer):
+    supports_masking = True  # (the mask passes through, as in Keras 3)
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -90,6 +94,8 @@ def _check_rate(rate, what="rate") -> None:
 
 class Dropout(Layer):
     """Zeroes a ``rate`` fraction of the inputs (scaling the rest) only when training."""
+
+    supports_masking = True  # (the mask passes through, as in Keras 3)
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -233,12 +239,14 @@ class Reshape(Layer):
 class Embedding(Layer):
     """Maps integer ids to rows of an ``(input_dim, output_dim)`` table."""
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 mask_zero=False, **kwargs):
         super().__init__(**kwargs)
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError(f"Both `input_dim` and `output_dim` should be positive, "
                              f"Received input_dim = {input_dim} and output_dim = {output_dim}")
         self.input_dim, self.output_dim = input_dim, output_dim
+        self.mask_zero = self.supports_masking = bool(mask_zero)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings = None
 
@@ -255,9 +263,15 @@ class Embedding(Layer):
     def call(self, inputs):
         return array_ops.gather(self.embeddings, inputs)
 
+    def compute_mask(self, inputs, mask=None):
+        """With ``mask_zero``: True where an id is not 0 (padding), as Keras computes it."""
+        if not self.mask_zero:
+            return None
+        return math_ops.not_equal(convert_to_tensor(inputs), 0)
+
     def get_config(self):
         return {**super().get_config(), "input_dim": self.input_dim,
-                "output_dim": self.output_dim,
+                "output_dim": self.output_dim, "mask_zero": self.mask_zero,
                 "embeddings_initializer": initializers.serialize(self.embeddings_initializer)}
 
 
@@ -286,6 +300,8 @@ class Lambda(Layer):
 class GaussianNoise(Layer):
     """Adds N(0, stddev^2) noise, only when training."""
 
+    supports_masking = True  # (the mask passes through, as in Keras 3)
+
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
         _check_rate(stddev, "stddev")
@@ -306,6 +322,8 @@ class GaussianNoise(Layer):
 
 class GaussianDropout(Layer):
     """Multiplies by N(1, rate / (1 - rate)) noise, only when training."""
+
+    supports_masking = True  # (the mask passes through, as in Keras 3)
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
