@@ -475,3 +475,25 @@ def test_embedding_masks_flow_through_a_model_as_in_keras_3():
 
 EXPECTED_MASKED_MODEL = [[-0.023800000548362732], [-0.014659999869763851]]
 EXPECTED_MASKED_LOSSES = [1.01352, 0.99803, 0.7972, 0.62885]
+
+
+def test_masks_pass_normalization_and_activations_and_reach_attention_as_in_keras_3():
+    # TensorFlow 2.21 / Keras 3 values. LayerNormalization and ReLU pass the mask on;
+    # Attention gets [query mask, value mask] and zeroes masked queries with +0 (ours gave
+    # -0.); a merge of masked inputs (Keras combines the masks) is refused here.
+    tf.keras.utils.set_random_seed(5)
+    ids = tf.constant([[3, 1, 0, 0], [2, 4, 5, 0]])
+    model = tf.keras.Sequential([
+        tf.keras.layers.Embedding(6, 4, mask_zero=True), tf.keras.layers.LayerNormalization(),
+        tf.keras.layers.ReLU(), tf.keras.layers.GlobalAveragePooling1D()])
+    np.testing.assert_allclose(model(ids).numpy(), EXPECTED_NORMALIZED_POOL, atol=1e-5)
+    x = tf.keras.layers.Embedding(6, 4, mask_zero=True)(ids)
+    attended = tf.keras.layers.Attention()([x, x]).numpy()[0]
+    np.testing.assert_allclose(attended, EXPECTED_ATTENTION_ROW, atol=1e-5)
+    assert not np.signbit(attended[2:]).any()
+    with pytest.raises(NotImplementedError, match="Keras mask"):
+        tf.keras.layers.Add()([x, x])
+
+
+EXPECTED_NORMALIZED_POOL = [[0.2901799976825714, 0.048009999096393585, 0.01128000020980835, 0.32528001070022583], [0.181209996342659, 0.1792300045490265, 0.4776400029659271, 0.4106000065803528]]
+EXPECTED_ATTENTION_ROW = [[-0.015799999237060547, 0.035179998725652695, -0.010730000212788582, 0.02070000022649765], [-0.015720000490546227, 0.03516000136733055, -0.010900000110268593, 0.02078999951481819], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]

@@ -10,6 +10,8 @@ from runtime.ops.special_ops import reduce_logsumexp
 class ReLU(Layer):
     """``relu(x)`` with Keras's ``max_value``, ``negative_slope`` and ``threshold``."""
 
+    supports_masking = True  # (the mask passes through, as in Keras 3)
+
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
         for arg, value in (("max_value", max_value), ("negative_slope", negative_slope),
@@ -30,6 +32,8 @@ class ReLU(Layer):
 class LeakyReLU(Layer):
     """``x`` if positive, else ``negative_slope * x`` (0.3 by default, as Keras 3)."""
 
+    supports_masking = True  # (the mask passes through, as in Keras 3)
+
     def __init__(self, negative_slope=0.3, **kwargs):
         super().__init__(**kwargs)
         if negative_slope is None or negative_slope < 0:
@@ -48,6 +52,8 @@ class LeakyReLU(Layer):
 class ELU(Layer):
     """``x`` if positive, else ``alpha * (exp(x) - 1)``."""
 
+    supports_masking = True  # (the mask passes through, as in Keras 3)
+
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)
         self.alpha = alpha
@@ -62,6 +68,8 @@ class ELU(Layer):
 class PReLU(Layer):
     """A leaky ReLU whose slopes are learned: one per input value, shared along
     ``shared_axes``."""
+
+    supports_masking = True  # (the mask passes through, as in Keras 3)
 
     def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None,
                  alpha_constraint=None, shared_axes=None, **kwargs):

@@ -137,8 +137,9 @@ class Attention(Layer):
         if training and self.dropout > 0:
             weights = keras_random.dropout(weights, self.dropout, seed=self.seed_generator)
         result = M.matmul(weights, value)
-        if query_mask is not None:
-            result = M.multiply(result, A.expand_dims(M.cast(query_mask, result.dtype), -1))
+        if query_mask is not None:  # (Keras selects 0 there: +0, not x * 0)
+            result = M.where(A.expand_dims(M.cast(query_mask, dtypes.bool_), -1), result,
+                             A.zeros([], result.dtype))
         return (result, weights) if return_attention_scores else result
 
     def get_config(self):

@@ -174,6 +174,15 @@ def get_keras_mask(value):
     return entry[1]
 
 
+def _input_mask(inputs):
+    """The Keras mask of a layer's first input; for a list of inputs, the list of their masks
+    (None when none has one), as Keras gives them to ``call``."""
+    if isinstance(inputs, (list, tuple)):
+        masks = [get_keras_mask(x) for x in inputs]
+        return masks if any(m is not None for m in masks) else None
+    return get_keras_mask(inputs)
+
+
 def _set_keras_mask(value, mask) -> None:
     if not isinstance(value, Tensor):
         return
@@ -491,7 +500,7 @@ class Layer(Module):
                     self._build_by_symbolic_call(args, kwargs, training)
                 if not self.built:
                     self._build_from(args[0] if args else None)
-        previous_mask = get_keras_mask(args[0]) if args else None
+        previous_mask = _input_mask(args[0]) if args else None
         if previous_mask is not None and kwargs.get("mask") is None:
             if "mask" in params:
                 kwargs["mask"] = previous_mask

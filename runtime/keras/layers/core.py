@@ -278,6 +278,8 @@ class Embedding(Layer):
 class Identity(Layer):
     """Returns its inputs unchanged."""
 
+    supports_masking = True  # (the mask passes through, as in Keras 3)
+
 
 class Lambda(Layer):
     """Wraps ``function(inputs, **arguments)`` as a layer (it has no weights of its own)."""

@@ -78,6 +78,8 @@ class BatchNormalization(Layer):
 class LayerNormalization(Layer):
     """Normalizes each sample over ``axis`` (one axis or several), then scales and shifts."""
 
+    supports_masking = True  # (the mask passes through, as in Keras 3)
+
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", **kwargs):
         super().__init__(**kwargs)
