@@ -295,19 +295,24 @@ def _serialized(metadata) -> bytes:
     return value.numpy() if isinstance(value, EagerTensor) else value
 
 
+@contextlib.contextmanager
+def _summary_op(step, name, default_name):
+    """What ``write`` and ``write_raw_pb`` share: a given step must be a scalar; inside the
+    op's name scope, yields (the default writer or None, the step: given, else the default)."""
+    if step is not None:
+        _choose_step(step)
+    with name_scope_v1(name, default_name):
+        yield _state.writer, get_step() if step is None else step
+
+
 def write(tag, tensor, step=None, metadata=None, name=None):
     """``tf.summary.write``: writes ``tensor`` (or what the callable ``tensor`` returns, called
     only when recording) under ``tag`` at ``step`` (default: ``get_step()``) to the default
     writer. Returns a bool tensor: True when written, False without a default writer or when
     ``record_if`` says no. ValueError when recording with no step."""
-    if step is not None:
-        _choose_step(step)
-    with name_scope_v1(name, "write_summary"):
-        writer = _state.writer
+    with _summary_op(step, name, "write_summary") as (writer, step):
         if writer is None:
             return constant(False)
-        if step is None:
-            step = get_step()
         serialized = _serialized(metadata)
 
         def record():
@@ -327,16 +332,11 @@ def write_raw_pb(tensor, step=None, name=None):
     """``tf.summary.experimental.write_raw_pb``: writes serialized ``Summary`` protos (a string
     tensor; one event holds them all) at ``step``; as ``write`` otherwise, but without a step
     it raises even when not recording, as TensorFlow does."""
-    if step is not None:
-        _choose_step(step)
-    with name_scope_v1(name, "write_raw_pb"):
-        writer = _state.writer
+    with _summary_op(step, name, "write_raw_pb") as (writer, step):
         if writer is None:
             return constant(False)
         if step is None:
-            step = get_step()
-            if step is None:
-                raise ValueError(_NO_STEP)
+            raise ValueError(_NO_STEP)
 
         def record():
             apply_op("WriteRawProtoSummary", [convert_to_tensor(step, dtype=dtypes.int64),
