@@ -9,10 +9,8 @@ recommends for "Using with multiple Keras models") without computing anything.
 from __future__ import annotations
 
 from graph.ir import Graph
-from graph.shapes import TensorShape
 from runtime import context
-from runtime.keras.layers.base import KerasTensor, Layer
-from runtime.tensor import SymbolicTensor
+from runtime.keras.layers.base import KerasTensor, Layer, scratch_input
 
 _TRAINING_LOOP = ("custom training loops with tf.GradientTape and an optimizer are the "
                   "supported way to train and run models here")
@@ -30,10 +28,7 @@ def _placeholder_call(model: Layer, shape, dtype) -> None:
     """Runs ``model`` on a placeholder of ``shape`` in a scratch graph: builds its weights."""
     scratch = Graph("build")
     with context.building(scratch):
-        node = scratch.add_node("Placeholder", attrs={"dtype": dtype,
-                                                      "shape": TensorShape(list(shape))},
-                                name="inputs")
-        model(SymbolicTensor(node.output(0)))
+        model(scratch_input(scratch, dtype, list(shape)))
 
 
 _WIDTHS = (33, 24, 15)  # the summary table's columns

@@ -34,6 +34,7 @@ import numpy as np
 from graph import dtypes
 from graph.dtypes import as_dtype
 from graph.ir import Graph
+from graph.shapes import as_shape
 from runtime import context, nest
 from runtime.function import deferred_variables
 from runtime.keras import initializers, regularizers
@@ -159,6 +160,13 @@ def _scoped_build(build):
         with self._build_scope():
             return build(self, *args, **kwargs)
     return scoped
+
+
+def scratch_input(graph: Graph, dtype, shape) -> SymbolicTensor:
+    """A placeholder input of a scratch graph, on which a layer's call builds its weights."""
+    node = graph.add_node("Placeholder", attrs={"dtype": dtype, "shape": as_shape(shape)},
+                          name="inputs")
+    return SymbolicTensor(node.output(0))
 
 
 # Keras masks carried by tensors (Keras sets ``tensor._keras_mask``; tensors here have slots):
@@ -545,11 +553,8 @@ class Layer(Module):
         scratch = Graph("scratch")
 
         def placeholder(value):
-            if not isinstance(value, Tensor):
-                return value
-            node = scratch.add_node("Placeholder", attrs={"dtype": value.dtype,
-                                                          "shape": value.shape}, name="inputs")
-            return SymbolicTensor(node.output(0))
+            return scratch_input(scratch, value.dtype, value.shape) \
+                if isinstance(value, Tensor) else value
         _call_context.training.append(training)
         try:
             with deferred_variables(), context.building(scratch), name_scope(self.name), \
