@@ -1,12 +1,12 @@
 """Optimizers for the guide's training loops: ``SGD`` and ``Adam`` (Keras's update rules).
 
-An optimizer creates its state — the ``iterations`` counter and one slot
-Variable per trained variable and slot name — the first time it applies
-gradients, as Keras does. Inside a tf.function that happens during the first
-trace, which the "Variables only on the first call" rule allows; a second
-optimizer passed to the same Function would create Variables on a later trace
-and gets TensorFlow's ValueError (the documented fix: one Function, or one
-ConcreteFunction, per optimizer).
+As in Keras 3, the ``iterations`` counter and a float learning rate are
+Variables made with the optimizer, and one slot Variable per trained variable
+and slot name is made the first time it applies gradients. Inside a
+tf.function that happens during the first trace, which the "Variables only on
+the first call" rule allows; a second optimizer passed to the same Function
+would create Variables on a later trace and gets TensorFlow's ValueError (the
+documented fix: one Function, or one ConcreteFunction, per optimizer).
 
 Checkpoints track an optimizer by its ``iter`` counter and its slots, each
 slot recorded against the variable it belongs to (``_slot_variables``), as
