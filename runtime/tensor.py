@@ -41,6 +41,12 @@ class Tensor:
     def ref(self):
         return _TensorRef(self)
 
+    @property
+    def _keras_mask(self):
+        """The Keras mask a layer attached to this tensor, or None (what Keras code reads)."""
+        from runtime.keras.layers.base import get_keras_mask
+        return get_keras_mask(self)
+
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 

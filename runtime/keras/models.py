@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from graph.ir import Graph
 from runtime import context
-from runtime.keras.layers.base import KerasTensor, Layer, scratch_input
+from runtime.keras.layers.base import KerasTensor, Layer, _masks_of, scratch_input
 
 _TRAINING_LOOP = ("custom training loops with tf.GradientTape and an optimizer are the "
                   "supported way to train and run models here")
@@ -164,8 +164,13 @@ class Sequential(Model):
     def layers(self) -> list[Layer]:
         return list(self._stack)
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None):
+        """Each layer on the previous output; a layer whose ``call`` takes ``mask`` gets the
+        mask of its input (``mask`` for the first), as Keras 3 runs a Sequential."""
         x = inputs
         for layer in self._stack:
-            x = layer(x, training=training)
+            kwargs = {"mask": mask} if mask is not None and "mask" in layer._call_params() \
+                else {}
+            x = layer(x, training=training, **kwargs)
+            mask = _masks_of(x)
         return x

@@ -447,7 +447,8 @@ def test_global_average_pooling_1d_takes_a_mask_as_keras_does():
 def test_embedding_masks_flow_through_a_model_as_in_keras_3():
     # TensorFlow 2.21 / Keras 3 values: Embedding(mask_zero=True) masks the padding ids, the
     # mask passes Dropout and Dense, and GlobalAveragePooling1D averages the kept steps, in a
-    # Sequential and in a subclassed model. A layer that cannot use a mask refuses it.
+    # Sequential and in a subclassed model. A layer that cannot use a mask drops it with
+    # Keras's warning.
     tf.keras.utils.set_random_seed(3)
     ids = tf.constant([[3, 1, 0, 0], [2, 4, 5, 0]])
     model = tf.keras.Sequential([
@@ -468,7 +469,7 @@ def test_embedding_masks_flow_through_a_model_as_in_keras_3():
         return loss
     losses = [float(step(ids, tf.constant([1.0, -1.0]))) for _ in range(4)]
     np.testing.assert_allclose(losses, EXPECTED_MASKED_LOSSES, atol=1e-5)
-    with pytest.raises(NotImplementedError, match="Keras mask"):
+    with pytest.warns(UserWarning, match="does not support masking"):  # (Keras drops it)
         tf.keras.Sequential([tf.keras.layers.Embedding(6, 4, mask_zero=True),
                              tf.keras.layers.Flatten()])(ids)
 
@@ -480,7 +481,7 @@ EXPECTED_MASKED_LOSSES = [1.01352, 0.99803, 0.7972, 0.62885]
 def test_masks_pass_normalization_and_activations_and_reach_attention_as_in_keras_3():
     # TensorFlow 2.21 / Keras 3 values. LayerNormalization and ReLU pass the mask on;
     # Attention gets [query mask, value mask] and zeroes masked queries with +0 (ours gave
-    # -0.); a merge of masked inputs (Keras combines the masks) is refused here.
+    # -0.); a merge of masked inputs combines their masks (logical or, as Keras 3).
     tf.keras.utils.set_random_seed(5)
     ids = tf.constant([[3, 1, 0, 0], [2, 4, 5, 0]])
     model = tf.keras.Sequential([
@@ -491,8 +492,9 @@ def test_masks_pass_normalization_and_activations_and_reach_attention_as_in_kera
     attended = tf.keras.layers.Attention()([x, x]).numpy()[0]
     np.testing.assert_allclose(attended, EXPECTED_ATTENTION_ROW, atol=1e-5)
     assert not np.signbit(attended[2:]).any()
-    with pytest.raises(NotImplementedError, match="Keras mask"):
-        tf.keras.layers.Add()([x, x])
+    from runtime.keras.layers.base import get_keras_mask
+    assert get_keras_mask(tf.keras.layers.Add()([x, x])).numpy().tolist() == [
+        [True, True, False, False], [True, True, True, False]]
 
 
 EXPECTED_NORMALIZED_POOL = [[0.2901799976825714, 0.048009999096393585, 0.01128000020980835, 0.32528001070022583], [0.181209996342659, 0.1792300045490265, 0.4776400029659271, 0.4106000065803528]]

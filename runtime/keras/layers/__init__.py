@@ -11,8 +11,8 @@ from runtime.keras.layers.convolutional import (  # noqa: F401
     MaxPooling1D, MaxPooling2D, MaxPooling3D)
 from runtime.keras.layers.core import (Activation, AlphaDropout, Dense, Dropout,  # noqa: F401
                                        Embedding, Flatten, GaussianDropout, GaussianNoise,
-                                       Identity, Lambda, Reshape, SpatialDropout1D,
-                                       SpatialDropout2D, SpatialDropout3D)
+                                       Identity, Lambda, Masking, Reshape,
+                                       SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
 from runtime.keras.layers.merging import (Add, Average, Concatenate, Maximum,  # noqa: F401
                                           Minimum, Multiply, Subtract, add, average,
                                           concatenate, maximum, minimum, multiply, subtract)

@@ -1,9 +1,12 @@
 """Activation layers: ReLU, LeakyReLU, PReLU, ELU, Softmax (Keras 3's defaults)."""
 from __future__ import annotations
 
+from graph import dtypes
 from runtime.keras import activations, initializers
 from runtime.keras.layers.base import Layer
 from runtime.ops import math_ops as M, nn_ops
+from runtime.ops.array_ops import zeros
+from runtime.ops.core import convert_to_tensor
 from runtime.ops.special_ops import reduce_logsumexp
 
 
@@ -100,21 +103,46 @@ class PReLU(Layer):
 
 
 class Softmax(Layer):
-    """Softmax over ``axis`` (an int or a tuple); masked positions (mask 0) get ~zero."""
+    """Softmax over ``axis`` (an int or a tuple). With a ``mask`` (broadcastable to the
+    inputs; True or > 0.5 = kept) the masked logits become a large negative number and the
+    masked outputs zero, so a fully masked row is all zeros (Keras 3)."""
+
+    supports_masking = True  # (the mask passes through, as in Keras 3)
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
 
     def call(self, inputs, mask=None):
-        if mask is not None:  # Keras's large negative number for the masked logits
+        if mask is not None:
+            mask = self._kept(inputs, mask)
             large = -3e4 if inputs.dtype.name == "float16" else -1e9
-            inputs = M.add(inputs, M.multiply(M.subtract(1.0, M.cast(mask, inputs.dtype)),
-                                              large))
-        if isinstance(self.axis, (tuple, list)):
-            return M.exp(M.subtract(inputs, reduce_logsumexp(inputs, axis=list(self.axis),
-                                                             keepdims=True)))
-        return nn_ops.softmax(inputs, axis=self.axis)
+            inputs = M.where(mask, inputs, M.cast(large, inputs.dtype))
+        axis = self.axis[0] if isinstance(self.axis, (tuple, list)) and len(self.axis) == 1 \
+            else self.axis
+        if isinstance(axis, (tuple, list)):
+            outputs = M.exp(M.subtract(inputs, reduce_logsumexp(inputs, axis=list(axis),
+                                                                keepdims=True)))
+        else:
+            outputs = nn_ops.softmax(inputs, axis=axis)
+        return outputs if mask is None else M.where(mask, outputs, zeros([], outputs.dtype))
+
+    @staticmethod
+    def _kept(inputs, mask):
+        mask = convert_to_tensor(mask)
+        dims, mask_dims = inputs.shape.as_list(), mask.shape.as_list()
+        shapes = f"Received: inputs.shape={tuple(dims)}, mask.shape={tuple(mask_dims)}"
+        if len(mask_dims) > len(dims):
+            raise ValueError(f"The `mask` must be broadcastable to `inputs` and must not have "
+                             f"more dimensions. {shapes}")
+        if any(m is not None and i is not None and m not in (1, i)
+               for m, i in zip(mask_dims[::-1], dims[::-1])):
+            raise ValueError(f"The `mask` must be broadcastable to `inputs`. Each mask "
+                             f"dimension must be 1 or match the corresponding input "
+                             f"dimension. {shapes}")
+        if mask.dtype != dtypes.bool_:
+            mask = M.greater(mask, M.cast(0.5, mask.dtype))
+        return mask
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}

@@ -8,9 +8,10 @@ import string
 from graph import dtypes
 from runtime.keras import activations, initializers, random as keras_random
 from runtime.keras.layers.activation import Softmax
-from runtime.keras.layers.base import Layer
+from runtime.keras.layers.base import Layer, _set_keras_mask, get_keras_mask
 from runtime.keras.layers.core import Dropout
 from runtime.ops import array_ops as A, math_ops as M, nn_ops
+from runtime.ops.core import convert_to_tensor
 from runtime.ops.linalg_ops import einsum
 from runtime.ops.special_ops import cumsum
 
@@ -115,6 +116,12 @@ class Attention(Layer):
             summed = M.multiply(self.scale, summed)
         return M.multiply(self.concat_score_weight, M.reduce_sum(M.tanh(summed), axis=-1))
 
+    def compute_mask(self, inputs, mask=None):
+        """The query's mask (Keras 3)."""
+        if mask is None or mask[0] is None:
+            return None
+        return convert_to_tensor(mask[0])
+
     def call(self, inputs, mask=None, training=False, return_attention_scores=False,
              use_causal_mask=False):
         if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
@@ -149,7 +156,14 @@ class Attention(Layer):
 
 class MultiHeadAttention(Layer):
     """Multi-head scaled dot-product attention over ``[batch, time, features]`` inputs, with
-    projections to ``num_heads`` heads of ``key_dim`` (and ``value_dim``) and back."""
+    projections to ``num_heads`` heads of ``key_dim`` (and ``value_dim``) and back.
+
+    Keras masks as Keras 3 takes them: the query's own mask (an explicit ``query_mask`` is
+    not used), ``value_mask``/``key_mask`` from the value's and key's masks unless given,
+    all and-ed with ``attention_mask`` and the causal mask; the inputs' masks are removed
+    and the output carries the query's."""
+
+    supports_masking = True
 
     def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True,
                  output_shape=None, attention_axes=None, kernel_initializer="glorot_uniform",
@@ -230,15 +244,25 @@ class MultiHeadAttention(Layer):
              attention_mask=None, return_attention_scores=False, training=None,
              use_causal_mask=False):
         key = value if key is None else key
+        query_mask = get_keras_mask(query)
+        for tensor in (query, value, key):
+            _set_keras_mask(tensor, None)
         mask = self._mask(query, value, query_mask, value_mask, key_mask, attention_mask,
                           use_causal_mask)
-        q = M.multiply(self.query_dense(query), 1.0 / math.sqrt(float(self.key_dim)))
-        k, v = self.key_dense(key), self.value_dense(value)
-        scores = einsum("aecd,abcd->acbe", k, q)  # [batch, heads, query time, key time]
+        scale = 1.0 / math.sqrt(float(self.key_dim))
+        q, k, v = self.query_dense(query), self.key_dense(key), self.value_dense(value)
         if mask is not None:
             mask = A.expand_dims(mask, -3)
-        scores = self._softmax(scores, mask=mask)
-        dropped = self._dropout_layer(scores, training=training)
+        if self.dropout > 0 or return_attention_scores:
+            scores = einsum("aecd,abcd->acbe", k, M.multiply(q, scale))  # [b, h, T, S]
+            scores = self._softmax(scores, mask=mask)
+            dropped = self._dropout_layer(scores, training=training)
+        else:  # Keras's fused dot_product_attention: a fully masked row is uniform
+            logits = M.multiply(einsum("aecd,abcd->acbe", k, q), scale)
+            if mask is not None:
+                lowest = -0.7 * (65500.0 if logits.dtype == dtypes.float16 else 3.38953e38)
+                logits = M.where(mask, logits, M.cast(lowest, logits.dtype))
+            scores = dropped = nn_ops.softmax(logits, axis=-1)
         output = self.output_dense(einsum("acbe,aecd->abcd", dropped, v))
         return (output, scores) if return_attention_scores else output
 

@@ -26,6 +26,7 @@ import functools
 import inspect
 import re
 import threading
+import warnings
 import weakref
 from contextlib import contextmanager
 
@@ -133,9 +134,21 @@ class KerasVariable(ResourceVariable):
 class _CallContext(threading.local):
     def __init__(self):
         self.training: list = []
+        self.wrapped = False
 
 
 _call_context = _CallContext()
+
+
+@contextmanager
+def wrapped_call():
+    """A wrapper's call of its layer (TimeDistributed), which Keras makes on ``call``
+    directly: the layer drops a mask it does not support without a warning."""
+    _call_context.wrapped = True
+    try:
+        yield
+    finally:
+        _call_context.wrapped = False
 # call's parameters per function: ``training`` is looked up on every layer call.
 _call_params_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
@@ -182,16 +195,24 @@ def get_keras_mask(value):
     return entry[1]
 
 
-def _input_mask(inputs):
-    """The Keras mask of a layer's first input; for a list of inputs, the list of their masks
-    (None when none has one), as Keras gives them to ``call``."""
-    if isinstance(inputs, (list, tuple)):
-        masks = [get_keras_mask(x) for x in inputs]
-        return masks if any(m is not None for m in masks) else None
-    return get_keras_mask(inputs)
+def _masks_of(value):
+    """The Keras mask of a tensor, or the list of those of a list of tensors."""
+    if isinstance(value, (list, tuple)):
+        return [get_keras_mask(x) for x in value]
+    return get_keras_mask(value)
+
+
+def _is_tensor_argument(value) -> bool:
+    """A tensor, or a list of tensors (and Nones): what Keras 3 counts as a tensor argument."""
+    if isinstance(value, (list, tuple)):
+        flat = nest.flatten(value)
+        return bool(flat) and all(v is None or isinstance(v, (Tensor, Variable)) for v in flat) \
+            and any(v is not None for v in flat)
+    return isinstance(value, (Tensor, Variable))
 
 
 def _set_keras_mask(value, mask) -> None:
+    """Attaches ``mask`` to ``value`` (None removes it), as Keras sets ``_keras_mask``."""
     if not isinstance(value, Tensor):
         return
     key = id(value)
@@ -204,13 +225,23 @@ def _set_keras_mask(value, mask) -> None:
 class Layer(Module):
     """Base class of the layers: weights, building, the call protocol.
 
-    Masks are Keras 3's: a layer whose ``call`` takes ``mask`` is given the mask attached to
-    its input; a layer that ``supports_masking`` attaches ``compute_mask`` to its output.
-    A masked input reaching a layer that can do neither is refused (Keras would drop the
-    mask, or use it where this implementation cannot): never a silently unmasked result.
+    Masks are Keras 3's: a ``call`` taking ``mask`` is given the masks of its one tensor
+    argument (with several tensor arguments, ``<name>_mask`` gets the mask of ``<name>``);
+    a layer that ``supports_masking`` (by default: one that overrides ``compute_mask``)
+    attaches ``compute_mask`` to the outputs that have no mask yet; any other layer drops
+    the mask of its input with Keras's warning.
     """
 
-    supports_masking = False
+    @property
+    def supports_masking(self) -> bool:
+        """Whether ``compute_mask`` gives this layer's output mask; by default, whether the
+        layer overrides ``compute_mask`` (Keras 3)."""
+        flag = self.__dict__.get("_supports_masking")
+        return type(self).compute_mask is not Layer.compute_mask if flag is None else flag
+
+    @supports_masking.setter
+    def supports_masking(self, value) -> None:
+        self.__dict__["_supports_masking"] = bool(value)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -446,10 +477,47 @@ class Layer(Module):
         return inputs
 
     def compute_mask(self, inputs, mask=None):
-        """The mask of this layer's output: its input's, when it supports masking."""
-        return mask if self.supports_masking else None
+        """The mask of this layer's output: its input's (called when it supports masking)."""
+        return mask
+
+    def _populate_masks(self, params, args, kwargs):
+        """Keras 3's mask arguments, filled in from the masks the inputs carry; returns the
+        mask of the call (``mask`` given or filled in, else the first input's)."""
+        names = [n for n, p in params.items()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        bound = dict(zip(names, args))
+        bound.update((k, v) for k, v in kwargs.items() if k in params)
+        tensors = {k: v for k, v in bound.items() if _is_tensor_argument(v)}
+        if len(tensors) == 1:
+            if "mask" in params and bound.get("mask") is None:
+                kwargs["mask"] = bound["mask"] = _masks_of(next(iter(tensors.values())))
+        else:
+            for name, value in tensors.items():
+                if f"{name}_mask" in params and bound.get(f"{name}_mask") is None:
+                    kwargs[f"{name}_mask"] = _masks_of(value)
+        if bound.get("mask") is not None:
+            return bound["mask"]
+        return _masks_of(args[0]) if args else None
+
+    def _set_output_masks(self, inputs, outputs, previous_mask) -> None:
+        flat = nest.flatten(outputs)
+        if all(get_keras_mask(x) is not None for x in flat):
+            return
+        masks = self.compute_mask(inputs, previous_mask)
+        if masks is None:
+            return
+        masks = nest.flatten(masks) if isinstance(masks, (list, tuple)) else [masks]
+        for tensor, mask in zip(flat, masks):
+            if mask is not None and get_keras_mask(tensor) is None:
+                _set_keras_mask(tensor, mask)
 
     def _convert_input(self, x):
+        y = self._converted(x)
+        if y is not x and get_keras_mask(x) is not None:  # (the mask follows the cast)
+            _set_keras_mask(y, get_keras_mask(x))
+        return y
+
+    def _converted(self, x):
         if isinstance(x, Tensor):
             if x.dtype.is_floating and x.dtype != self._dtype:
                 return cast(x, self._dtype)
@@ -474,6 +542,7 @@ class Layer(Module):
         return params
 
     def __call__(self, *args, **kwargs):
+        wrapped, _call_context.wrapped = _call_context.wrapped, False
         if not args and "inputs" in kwargs:
             args = (kwargs.pop("inputs"),)
         if args and any(isinstance(a, KerasTensor) for a in nest.flatten(args[0])):
@@ -508,25 +577,20 @@ class Layer(Module):
                     self._build_by_symbolic_call(args, kwargs, training)
                 if not self.built:
                     self._build_from(args[0] if args else None)
-        previous_mask = _input_mask(args[0]) if args else None
-        if previous_mask is not None and kwargs.get("mask") is None:
-            if "mask" in params:
-                kwargs["mask"] = previous_mask
-            elif not self.supports_masking:
-                raise NotImplementedError(
-                    f"Layer {self.name!r} ({type(self).__name__}) got an input with a Keras "
-                    "mask (from Embedding(mask_zero=True)), which it does not support here. "
-                    "Give the mask explicitly to the layers that take one "
-                    "(`pool(x, mask=embedding.compute_mask(ids))`).")
+        previous_mask = self._populate_masks(params, args, kwargs)
         _call_context.training.append(training)
         try:
             with name_scope(self.name), self._keras_scope():
                 outputs = self.call(*args, **kwargs)
         finally:
             _call_context.training.pop()
-        if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
-            _set_keras_mask(outputs, self.compute_mask(args[0] if args else None,
-                                                       kwargs.get("mask", previous_mask)))
+        if self.supports_masking:
+            self._set_output_masks(args[0] if args else None, outputs, previous_mask)
+        elif not wrapped and any(m is not None for m in nest.flatten(previous_mask)):
+            warnings.warn(f"Layer '{self.name}' (of type {type(self).__name__}) was passed an "
+                          "input with a mask attached to it. However, this layer does not "
+                          "support masking and will therefore destroy the mask information. "
+                          "Downstream layers will not see the mask.")
         first = nest.flatten(outputs)
         if self.__dict__.get("activity_regularizer") is not None:
             self._add_activity_losses(first)

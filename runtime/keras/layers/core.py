@@ -1,15 +1,16 @@
-"""The core layers: Dense, Activation, Flatten, Reshape, Embedding, Identity, Lambda, and
-the regularization layers (Dropout and its spatial and alpha variants, the Gaussian noise
-layers), which draw from a ``SeedGenerator`` made with the layer, as Keras 3's do: a seeded
-layer gives TensorFlow's masks call after call."""
+"""The core layers: Dense, Activation, Flatten, Reshape, Embedding, Masking, Identity,
+Lambda, and the regularization layers (Dropout and its spatial and alpha variants, the
+Gaussian noise layers), which draw from a ``SeedGenerator`` made with the layer, as Keras
+3's do: a seeded layer gives TensorFlow's masks call after call."""
 from __future__ import annotations
 
+import inspect
 import math
 
 from graph import dtypes
 from runtime.keras import activations, initializers, regularizers
 from runtime.keras import random as keras_random
-from runtime.keras.layers.base import Layer
+from runtime.keras.layers.base import Layer, _set_keras_mask
 from runtime.ops import array_ops, math_ops
 from runtime.ops.core import convert_to_tensor
 
@@ -275,6 +276,34 @@ class Embedding(Layer):
                 "embeddings_initializer": initializers.serialize(self.embeddings_initializer)}
 
 
+class Masking(Layer):
+    """Masks the steps whose features all equal ``mask_value`` and sets them to zero: the
+    output carries the mask (True = kept), as Keras 3's does."""
+
+    supports_masking = True
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def _kept(self, inputs, keepdims=False):
+        value = math_ops.cast(self.mask_value, inputs.dtype)
+        return math_ops.reduce_any(math_ops.not_equal(inputs, value), axis=-1,
+                                   keepdims=keepdims)
+
+    def compute_mask(self, inputs, mask=None):
+        return self._kept(inputs)
+
+    def call(self, inputs):
+        kept = self._kept(inputs, keepdims=True)
+        outputs = math_ops.where(kept, inputs, array_ops.zeros([], inputs.dtype))
+        _set_keras_mask(outputs, array_ops.squeeze(kept, [-1]))
+        return outputs
+
+    def get_config(self):
+        return {**super().get_config(), "mask_value": self.mask_value}
+
+
 class Identity(Layer):
     """Returns its inputs unchanged."""
 
@@ -282,7 +311,9 @@ class Identity(Layer):
 
 
 class Lambda(Layer):
-    """Wraps ``function(inputs, **arguments)`` as a layer (it has no weights of its own)."""
+    """Wraps ``function(inputs, **arguments)`` as a layer (it has no weights of its own).
+    ``function`` is also given ``mask`` and ``training`` when it takes them; ``mask`` (a
+    tensor, or ``f(inputs, mask)``) is the output's mask, as in Keras 3."""
 
     def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
@@ -290,13 +321,26 @@ class Lambda(Layer):
             raise TypeError(f"Lambda's `function` must be callable, got {function!r}")
         self.function, self.output_shape_arg = function, output_shape
         self.arguments = dict(arguments or {})
+        self.mask = mask
+        self.supports_masking = mask is not None
+        try:
+            params = inspect.signature(function).parameters
+        except (TypeError, ValueError):
+            params = {}
+        self._fn_takes = {name for name in ("mask", "training") if name in params}
 
-    def call(self, inputs):
-        return self.function(inputs, **self.arguments)
+    def call(self, inputs, mask=None, training=None):
+        extra = {"mask": mask, "training": training}
+        kwargs = {**self.arguments, **{name: extra[name] for name in self._fn_takes}}
+        return self.function(inputs, **kwargs)
+
+    def compute_mask(self, inputs, mask=None):
+        return self.mask(inputs, mask) if callable(self.mask) else self.mask
 
     def get_config(self):
         return {**super().get_config(), "function": self.function,
-                "output_shape": self.output_shape_arg, "arguments": self.arguments}
+                "output_shape": self.output_shape_arg, "arguments": self.arguments,
+                "mask": self.mask}
 
 
 class GaussianNoise(Layer):

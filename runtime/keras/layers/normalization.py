@@ -1,10 +1,13 @@
 """``BatchNormalization`` (the batch's statistics when training, moving averages kept as
-non-trainable weights otherwise) and ``LayerNormalization`` (each sample's own statistics)."""
+non-trainable weights otherwise) and ``LayerNormalization`` (each sample's own statistics).
+Both pass a Keras mask on; BatchNormalization's batch statistics skip the masked steps."""
 from __future__ import annotations
 
+from graph import dtypes
 from runtime.keras import initializers
+from runtime.keras.backend import epsilon
 from runtime.keras.layers.base import Layer
-from runtime.ops import math_ops as M, nn_ops
+from runtime.ops import array_ops as A, math_ops as M, nn_ops
 from runtime.ops.array_ops import reshape
 
 
@@ -12,6 +15,8 @@ class BatchNormalization(Layer):
     """Keras 3's rules: moving stats follow ``stat * momentum + batch_stat * (1 - momentum)``
     (the biased batch variance), and a frozen layer (``trainable = False``) always runs in
     inference mode."""
+
+    supports_masking = True
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
@@ -55,10 +60,28 @@ class BatchNormalization(Layer):
         shape[self._axis] = -1
         return reshape(v, shape)
 
-    def call(self, inputs, training=None):
+    def _masked_moments(self, inputs, axes, mask):
+        """Keras 3's moments over the kept steps (``mask`` has one axis less than
+        ``inputs``): sums weighted by the mask, divided by the kept count + epsilon."""
+        kept = A.broadcast_to(A.expand_dims(M.cast(mask, dtypes.bool_), -1), A.shape(inputs))
+        zeros = A.zeros_like(inputs)
+        weights = M.reduce_sum(M.cast(kept, inputs.dtype), axes, keepdims=True)
+        count = M.add(weights, epsilon())
+        mean = M.divide(M.reduce_sum(M.where(kept, inputs, zeros), axes, keepdims=True), count)
+        deviation = M.where(kept, M.subtract(inputs, mean), zeros)
+        variance = M.divide(M.reduce_sum(M.square(deviation), axes, keepdims=True), count)
+        return A.squeeze(mean, axes), A.squeeze(variance, axes)
+
+    def call(self, inputs, training=None, mask=None):
+        if mask is not None and mask.shape.rank is not None and \
+                inputs.shape.rank is not None and mask.shape.rank != inputs.shape.rank - 1:
+            raise ValueError(f"The mask provided should be one dimension less than the "
+                             f"inputs. Received: mask.shape={tuple(mask.shape.as_list())}, "
+                             f"inputs.shape={tuple(inputs.shape.as_list())}")
         if training and self.trainable:
             axes = [i for i in range(self._rank) if i != self._axis]
-            mean, variance = nn_ops.moments(inputs, axes)
+            mean, variance = nn_ops.moments(inputs, axes) if mask is None else \
+                self._masked_moments(inputs, axes, mask)
             keep = 1.0 - self.momentum
             self.moving_mean.assign(M.add(M.multiply(self.moving_mean, self.momentum),
                                           M.multiply(mean, keep)))

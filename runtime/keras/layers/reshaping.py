@@ -135,6 +135,8 @@ class Permute(Layer):
 class Rescaling(Layer):
     """``inputs * scale + offset`` (in the layer's dtype)."""
 
+    supports_masking = True  # (the mask passes through, as in Keras 3)
+
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
         self.scale, self.offset = scale, offset

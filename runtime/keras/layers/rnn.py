@@ -4,19 +4,26 @@ A cell maps ``(inputs_t, states) -> (output_t, new_states)``; ``RNN`` runs a cel
 time axis of ``[batch, time, features]`` inputs with ``tf.scan`` (a while loop when
 staged), so sequences of unknown length work inside a tf.function and gradients flow
 through the loop. Dropout masks are drawn once per call, before the loop, and reused at
-every step (Keras's rule).
+every step (Keras's rule). A Keras mask ``[batch, time]`` skips steps: a masked step keeps
+the previous states and repeats the previous output (zeros with ``zero_output_for_mask``),
+as Keras's TensorFlow backend does.
 """
 from __future__ import annotations
 
+from graph import dtypes
 from runtime import nest
 from runtime.keras import activations, initializers, random as keras_random
-from runtime.keras.layers.base import Layer
+from runtime.keras.layers.base import Layer, wrapped_call
 from runtime.ops import array_ops as A, math_ops as M
 from runtime.ops.functional_ops import scan
 
 
 class _Cell(Layer):
-    """Shared cell parts: the three weights and the dropout masks."""
+    """Shared cell parts: the three weights and the dropout masks.
+
+    As Keras 3's cells, the masks are drawn at every call of the RNN (used only when
+    training); LSTM and GRU cells with ``implementation=1`` (forced by a recurrent dropout)
+    draw one mask per gate, inputs' first, and project each gate separately."""
 
     _gates = 1
     # Keras 3 makes the cell's SeedGenerator before its initializers in SimpleRNNCell, after
@@ -28,6 +35,7 @@ class _Cell(Layer):
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", dropout=0.0, recurrent_dropout=0.0, seed=None,
                  **kwargs):
+        implementation = kwargs.pop("implementation", 2)
         super().__init__(**kwargs)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Received an invalid value for argument `units`, expected a "
@@ -44,9 +52,14 @@ class _Cell(Layer):
             self.seed_generator = keras_random.SeedGenerator(seed)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+        self.implementation = 1 if self.recurrent_dropout else implementation
         self.seed = seed
         self.kernel = self.recurrent_kernel = self.bias = None
         self._masks = (None, None)
+
+    @property
+    def _per_gate(self) -> bool:
+        return self._gates > 1 and self.implementation == 1
 
     @property
     def state_size(self):
@@ -75,17 +88,32 @@ class _Cell(Layer):
         return self.bias_initializer
 
     def make_dropout_masks(self, step_input, state, training):
-        """Draws this call's masks (kept until the next call)."""
+        """Draws this call's masks (kept until the next call; used when training)."""
         def mask(like, rate):
-            if not training or rate <= 0:
+            if rate <= 0:
                 return None
-            return keras_random.dropout(A.ones_like(like), rate, seed=self.seed_generator)
+            masks = [keras_random.dropout(A.ones_like(like), rate, seed=self.seed_generator)
+                     for _ in range(self._gates if self._per_gate else 1)]
+            return (masks if self._per_gate else masks[0]) if training and rate < 1 else None
         self._masks = (mask(step_input, self.dropout), mask(state, self.recurrent_dropout))
 
     def _dropped(self, inputs, h_tm1):
         in_mask, rec_mask = self._masks
         return (inputs if in_mask is None else M.multiply(inputs, in_mask),
                 h_tm1 if rec_mask is None else M.multiply(h_tm1, rec_mask))
+
+    def _gate_projections(self, inputs, h_tm1, input_bias):
+        """Per gate (``implementation=1``): the dropped inputs projected by the gate's kernel
+        columns (plus its bias), and the dropped previous states of the gate."""
+        in_masks, rec_masks = self._masks
+        units, xs, hs = self.units, [], []
+        for g in range(self._gates):
+            x = inputs if in_masks is None else M.multiply(inputs, in_masks[g])
+            x = M.matmul(x, self.kernel[:, g * units:(g + 1) * units])
+            xs.append(x if input_bias is None else
+                      M.add(x, input_bias[g * units:(g + 1) * units]))
+            hs.append(h_tm1 if rec_masks is None else M.multiply(h_tm1, rec_masks[g]))
+        return xs, hs
 
     def get_config(self):
         return {**super().get_config(), "units": self.units,
@@ -148,9 +176,16 @@ class LSTMCell(_Cell):
 
     def call(self, inputs, states, training=False):
         h_tm1, c_tm1 = states
-        inputs, h_dropped = self._dropped(inputs, h_tm1)
-        z = M.add(M.matmul(inputs, self.kernel), M.matmul(h_dropped, self.recurrent_kernel))
-        z0, z1, z2, z3 = A.split(_bias_add(z, self.bias), 4, axis=-1)
+        if self._per_gate:
+            xs, hs = self._gate_projections(inputs, h_tm1, self.bias)
+            units = self.units
+            z0, z1, z2, z3 = [M.add(x, M.matmul(h, self.recurrent_kernel[:, g * units:
+                                                                         (g + 1) * units]))
+                              for g, (x, h) in enumerate(zip(xs, hs))]
+        else:
+            inputs, h_dropped = self._dropped(inputs, h_tm1)
+            z = M.add(M.matmul(inputs, self.kernel), M.matmul(h_dropped, self.recurrent_kernel))
+            z0, z1, z2, z3 = A.split(_bias_add(z, self.bias), 4, axis=-1)
         i, f = self.recurrent_activation(z0), self.recurrent_activation(z1)
         c = M.add(M.multiply(f, c_tm1), M.multiply(i, self.activation(z2)))
         h = M.multiply(self.recurrent_activation(z3), self.activation(c))
@@ -182,39 +217,69 @@ class GRUCell(_Cell):
 
     def call(self, inputs, states, training=False):
         h_tm1 = states[0] if isinstance(states, (list, tuple)) else states
-        inputs, h_dropped = self._dropped(inputs, h_tm1)
-        units = self.units
         if self.bias is None:
             input_bias = recurrent_bias = None
         elif self.reset_after:
             input_bias, recurrent_bias = self.bias[0], self.bias[1]
         else:
             input_bias, recurrent_bias = self.bias, None
+        if self._per_gate:
+            z, hh = self._per_gate_candidate(inputs, h_tm1, input_bias, recurrent_bias)
+        else:
+            z, hh = self._fused_candidate(inputs, h_tm1, input_bias, recurrent_bias)
+        h = M.add(M.multiply(z, h_tm1), M.multiply(M.subtract(1.0, z), hh))
+        return h, [h] if isinstance(states, (list, tuple)) else h
+
+    def _fused_candidate(self, inputs, h_tm1, input_bias, recurrent_bias):
+        """``implementation=2``: the update gate and the candidate state, the gates
+        projected together."""
+        inputs, h_dropped = self._dropped(inputs, h_tm1)
+        units = self.units
         x_z, x_r, x_h = A.split(_bias_add(M.matmul(inputs, self.kernel), input_bias), 3, axis=-1)
         if self.reset_after:
             inner = _bias_add(M.matmul(h_dropped, self.recurrent_kernel), recurrent_bias)
             rec_z, rec_r, rec_h = A.split(inner, 3, axis=-1)
             z = self.recurrent_activation(M.add(x_z, rec_z))
             r = self.recurrent_activation(M.add(x_r, rec_r))
-            hh = self.activation(M.add(x_h, M.multiply(r, rec_h)))
+            return z, self.activation(M.add(x_h, M.multiply(r, rec_h)))
+        rec = self.recurrent_kernel
+        z = self.recurrent_activation(M.add(x_z, M.matmul(h_dropped, rec[:, :units])))
+        r = self.recurrent_activation(M.add(x_r, M.matmul(h_dropped, rec[:, units:2 * units])))
+        return z, self.activation(M.add(x_h, M.matmul(M.multiply(r, h_dropped),
+                                                      rec[:, 2 * units:])))
+
+    def _per_gate_candidate(self, inputs, h_tm1, input_bias, recurrent_bias):
+        """``implementation=1``: the update gate and the candidate state, each gate from its
+        own dropped inputs and previous state."""
+        (x_z, x_r, x_h), (h_z, h_r, h_h) = self._gate_projections(inputs, h_tm1, input_bias)
+        rec, units = self.recurrent_kernel, self.units
+        rb = (lambda g: None) if recurrent_bias is None or not self.reset_after else \
+            (lambda g: recurrent_bias[g * units:(g + 1) * units])
+        z = self.recurrent_activation(M.add(x_z, _bias_add(M.matmul(h_z, rec[:, :units]),
+                                                           rb(0))))
+        r = self.recurrent_activation(M.add(x_r, _bias_add(
+            M.matmul(h_r, rec[:, units:2 * units]), rb(1))))
+        if self.reset_after:
+            rec_h = M.multiply(r, _bias_add(M.matmul(h_h, rec[:, 2 * units:]), rb(2)))
         else:
-            rec = self.recurrent_kernel
-            z = self.recurrent_activation(M.add(x_z, M.matmul(h_dropped, rec[:, :units])))
-            r = self.recurrent_activation(M.add(x_r, M.matmul(h_dropped,
-                                                               rec[:, units:2 * units])))
-            hh = self.activation(M.add(x_h, M.matmul(M.multiply(r, h_dropped),
-                                                     rec[:, 2 * units:])))
-        h = M.add(M.multiply(z, h_tm1), M.multiply(M.subtract(1.0, z), hh))
-        return h, [h] if isinstance(states, (list, tuple)) else h
+            rec_h = M.matmul(M.multiply(r, h_h), rec[:, 2 * units:])
+        return z, self.activation(M.add(x_h, rec_h))
 
     def get_config(self):
         return {**super().get_config(), "reset_after": self.reset_after,
                 "recurrent_activation": activations.serialize(self.recurrent_activation)}
 
 
+def _where(keep, new, old):
+    """``new`` where the step is kept (``keep``: [batch] bools), else ``old``."""
+    return M.where(A.expand_dims(keep, -1), new, old)
+
+
 class RNN(Layer):
     """Runs ``cell`` over the time axis; the last output (or all, ``return_sequences``),
     followed by the final states with ``return_state``."""
+
+    supports_masking = True
 
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, zero_output_for_mask=False, **kwargs):
@@ -224,6 +289,17 @@ class RNN(Layer):
         self.cell = cell
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.unroll = go_backwards, unroll
+        self.zero_output_for_mask = zero_output_for_mask
+
+    def compute_mask(self, inputs, mask=None):
+        """The input's step mask for the sequence output (none for the last output or the
+        states), as Keras gives it."""
+        mask = nest.flatten(mask)[0] if isinstance(mask, (list, tuple)) else mask
+        output_mask = mask if self.return_sequences else None
+        if not self.return_state:
+            return output_mask
+        sizes = self.cell.state_size
+        return [output_mask] + [None] * (len(sizes) if isinstance(sizes, (list, tuple)) else 1)
 
     def build(self, input_shape):
         if input_shape is None or len(input_shape) != 3:
@@ -235,8 +311,6 @@ class RNN(Layer):
         self.built = True
 
     def call(self, sequences, initial_state=None, mask=None, training=False):
-        if mask is not None:
-            raise NotImplementedError("RNN masks are not supported")
         cell, batch = self.cell, A.shape(sequences)[0]
         sizes = cell.state_size if isinstance(cell.state_size, (list, tuple)) \
             else [cell.state_size]
@@ -250,10 +324,21 @@ class RNN(Layer):
             time_major = A.reverse(time_major, [0])
         if isinstance(cell, _Cell):
             cell.make_dropout_masks(sequences[:, 0], states[0], training)
+        if isinstance(mask, (list, tuple)):
+            mask = nest.flatten(mask)[0]
+        if mask is not None:  # scanned along with the steps, in the same order
+            steps = A.transpose(M.cast(mask, dtypes.bool_), [1, 0])
+            time_major = (time_major, A.reverse(steps, [0]) if self.go_backwards else steps)
 
         def step(carry, x):
+            x, keep = x if mask is not None else (x, None)
             output, new_states = cell.call(x, list(carry[1]), training=training)
-            return output, list(nest.flatten(new_states))
+            new_states = list(nest.flatten(new_states))
+            if keep is None:
+                return output, new_states
+            previous = A.zeros_like(output) if self.zero_output_for_mask else carry[0]
+            return (_where(keep, output, previous),
+                    [_where(keep, new, old) for new, old in zip(new_states, carry[1])])
         width = getattr(cell, "output_size", sizes[0])
         first = A.zeros(A.stack([batch, width]), dtype=sequences.dtype)
         outputs, finals = scan(step, time_major, initializer=(first, states))
@@ -267,17 +352,19 @@ class RNN(Layer):
     def get_config(self):
         return {**super().get_config(), "return_sequences": self.return_sequences,
                 "return_state": self.return_state, "go_backwards": self.go_backwards,
-                "unroll": self.unroll}
+                "unroll": self.unroll, "zero_output_for_mask": self.zero_output_for_mask}
 
 
 def _rnn_layer(class_name, cell_class, doc):
     def __init__(self, units, *args, return_sequences=False, return_state=False,
-                 go_backwards=False, stateful=False, unroll=False, **kwargs):
+                 go_backwards=False, stateful=False, unroll=False, zero_output_for_mask=False,
+                 **kwargs):
         base_kwargs = {k: kwargs.pop(k) for k in ("name", "dtype", "trainable", "input_shape")
                        if k in kwargs}
         cell = cell_class(units, *args, dtype=base_kwargs.get("dtype"), name=None, **kwargs)
         RNN.__init__(self, cell, return_sequences=return_sequences, return_state=return_state,
-                     go_backwards=go_backwards, stateful=stateful, unroll=unroll, **base_kwargs)
+                     go_backwards=go_backwards, stateful=stateful, unroll=unroll,
+                     zero_output_for_mask=zero_output_for_mask, **base_kwargs)
 
     def __getattr__(self, name):  # units, activation... are the cell's
         if name.startswith("_") or name == "cell":
@@ -304,7 +391,11 @@ GRU = _rnn_layer("GRU", GRUCell, "Gated recurrent unit (GRUCell).")
 
 class Bidirectional(Layer):
     """Runs a recurrent layer forwards and a copy of it backwards and merges their outputs
-    (``merge_mode``: "concat", "sum", "mul", "ave" or None for the pair)."""
+    (``merge_mode``: "concat", "sum", "mul", "ave" or None for the pair). Both layers give
+    zeros at masked steps when they return sequences (Keras forces
+    ``zero_output_for_mask``), so the merged masked steps are zeros."""
+
+    supports_masking = True
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None,
                  **kwargs):
@@ -326,16 +417,34 @@ class Bidirectional(Layer):
             raise ValueError("Forward layer and backward layer should have different "
                              "`go_backwards` value.")
         self.backward_layer = backward_layer
+        for each in (self.forward_layer, self.backward_layer):
+            if getattr(each, "zero_output_for_mask", None) is not None:
+                each.zero_output_for_mask = each.return_sequences
         self.merge_mode = merge_mode
         self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
 
-    def call(self, sequences, initial_state=None, training=False):
+    def compute_mask(self, inputs, mask=None):
+        """The input's mask for a sequence output (for each of the pair without a merge)."""
+        if isinstance(mask, list):
+            mask = mask[0]
+        if self.return_sequences:
+            output_mask = mask if self.merge_mode else [mask, mask]
+        else:
+            output_mask = None if self.merge_mode else [None, None]
+        if not self.return_state:
+            return output_mask
+        sizes = self.forward_layer.cell.state_size
+        states = [None] * (2 * len(sizes) if isinstance(sizes, (list, tuple)) else 2)
+        return (output_mask if isinstance(output_mask, list) else [output_mask]) + states
+
+    def call(self, sequences, initial_state=None, mask=None, training=False):
         forward_state = backward_state = None
         if initial_state is not None:
             half = len(initial_state) // 2
             forward_state, backward_state = initial_state[:half], initial_state[half:]
-        forward = self.forward_layer(sequences, initial_state=forward_state, training=training)
-        backward = self.backward_layer(sequences, initial_state=backward_state,
+        forward = self.forward_layer(sequences, initial_state=forward_state, mask=mask,
+                                     training=training)
+        backward = self.backward_layer(sequences, initial_state=backward_state, mask=mask,
                                        training=training)
         states = []
         if self.return_state:
@@ -362,16 +471,40 @@ class Bidirectional(Layer):
 
 
 class TimeDistributed(Layer):
-    """Applies ``layer`` to every time step of ``[batch, time, ...]`` inputs."""
+    """Applies ``layer`` to every time step of ``[batch, time, ...]`` inputs; a Keras mask
+    ``[batch, time, ...]`` is given step by step to a layer whose ``call`` takes one, and
+    passes on."""
+
+    supports_masking = True
 
     def __init__(self, layer, **kwargs):
         super().__init__(**kwargs)
         self.layer = layer
 
-    def call(self, inputs, training=None):
+    def _check_mask(self, inputs, mask):
+        dims, mask_dims = inputs.shape.as_list(), mask.shape.as_list()
+        if len(mask_dims) < 2:
+            raise ValueError(f"The `mask` passed to the `TimeDistributed` layer must be at "
+                             f"least 2D (e.g., `(batch_size, timesteps)`), but it has "
+                             f"{len(mask_dims)} dimension(s) with shape {tuple(mask_dims)}.")
+        if any(a is not None and b is not None and a != b
+               for a, b in zip(dims[:2], mask_dims[:2])):
+            raise ValueError(f"The `mask` passed to the `TimeDistributed` layer has a shape "
+                             f"{tuple(mask_dims)} that is incompatible with the input shape "
+                             f"{tuple(dims)}. The first two dimensions of the mask (batch size "
+                             f"and timesteps) must match the input's first two dimensions. "
+                             f"Expected mask shape prefix: ({dims[0]}, {dims[1]}).")
+
+    def call(self, inputs, training=None, mask=None):
         shape = A.shape(inputs)
         merged = A.reshape(inputs, A.concat([[-1], shape[2:]], axis=0))
-        outputs = self.layer(merged, training=training)
+        kwargs = {}
+        if mask is not None:
+            self._check_mask(inputs, mask)
+            if "mask" in self.layer._call_params():
+                kwargs["mask"] = A.reshape(mask, A.concat([[-1], A.shape(mask)[2:]], axis=0))
+        with wrapped_call():
+            outputs = self.layer(merged, training=training, **kwargs)
         out_shape = A.shape(outputs)
         restored = A.reshape(outputs, A.concat([shape[:2], out_shape[1:]], axis=0))
         dims = inputs.shape.as_list()[:2] + outputs.shape.as_list()[1:]
