@@ -255,6 +255,10 @@ def as_array(value, dtype: DType) -> np.ndarray:
             return np.asarray(value, dtype=dtype.numpy_dtype)
     try:
         return np.asarray(value, dtype=dtype.numpy_dtype)
+    except OverflowError:  # a Python int beyond a narrow integer dtype: it wraps, as in
+        if dtype.numpy_dtype.kind not in "iu":  # TensorFlow (callers check the int64 range)
+            raise
+        return np.asarray(value, dtype=np.int64).astype(dtype.numpy_dtype)
     except ValueError:
         if isinstance(value, (list, tuple)):
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None

@@ -75,3 +75,21 @@ def test_variable_scatter_mul_div_and_shape():
     def scaled():
         return v.scatter_mul(tf.IndexedSlices(tf.constant([10.]), tf.constant([0])))
     np.testing.assert_array_equal(scaled().numpy(), [15., 8.])
+
+
+def test_python_ints_wrap_into_narrow_integer_dtypes_as_in_tensorflow():
+    assert int(tf.constant(2**40, tf.int32)) == 0
+    assert int(tf.constant(2**31, tf.int32)) == -2**31
+    assert int(tf.constant(-1, tf.uint8)) == 255 and int(tf.constant(300, tf.int8) + 1) == 45
+    assert tf.constant([1, 2**40, -3], tf.int16).numpy().tolist() == [1, 0, -3]
+    assert int(tf.constant(2**32 + 5, tf.uint32)) == 5
+    assert int(tf.Variable(2**40, dtype=tf.int32)) == 0
+    assert (tf.ones([2], tf.int32) * 2**40).numpy().tolist() == [0, 0]
+    assert int(tf.function(lambda: tf.constant(2**40, tf.int32))()) == 0
+    assert int(tf.constant(2**63, tf.uint64)) == 2**63
+    for value, dtype in [(2**70, tf.int32), (2**63, tf.int64), (2**64, tf.uint64)]:
+        with pytest.raises(ValueError, match="Can't convert Python sequence with out-of-range "
+                                             "integer to Tensor."):
+            tf.constant(value, dtype)
+    with pytest.raises(TypeError):
+        tf.constant(-1, tf.uint64)
