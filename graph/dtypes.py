@@ -81,6 +81,35 @@ class DType:
         """TensorFlow's DataType number (DT_FLOAT = 1, DT_INT32 = 3...)."""
         return _DATATYPE_NUMBERS[self.enum]
 
+    @property
+    def base_dtype(self) -> "DType":
+        """The dtype itself (TensorFlow's reference dtypes are gone in TF 2)."""
+        return self
+
+    @property
+    def is_quantized(self) -> bool:
+        return False
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        return self.name not in ("resource", "variant")
+
+    @property
+    def limits(self) -> tuple:
+        """TensorFlow's image value range of the dtype with its minimum clipped to 0: (0, max)
+        for integers, (0, True) for bool, (0, 1) for float32/float64; ValueError otherwise."""
+        if self.is_integer:
+            return 0, int(np.iinfo(self.numpy_dtype).max)
+        if self.is_bool:
+            return 0, True
+        if self.name in ("float32", "float64"):
+            return 0, 1
+        raise ValueError(f"{self} does not have defined limits.")
+
+    def is_compatible_with(self, other) -> bool:
+        """Whether a value of ``other`` fits this dtype: the same dtype."""
+        return self == as_dtype(other)
+
     def _check_ordered(self, which: str) -> None:
         if not self.is_real:
             raise TypeError(f"Cannot find {which} value of {self} with type {self}.")
@@ -226,6 +255,10 @@ def as_array(value, dtype: DType) -> np.ndarray:
             return np.asarray(value, dtype=dtype.numpy_dtype)
     try:
         return np.asarray(value, dtype=dtype.numpy_dtype)
+    except OverflowError:  # a Python int beyond a narrow integer dtype: it wraps, as in
+        if dtype.numpy_dtype.kind not in "iu":  # TensorFlow (callers check the int64 range)
+            raise
+        return np.asarray(value, dtype=np.int64).astype(dtype.numpy_dtype)
     except ValueError:
         if isinstance(value, (list, tuple)):
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None

@@ -87,6 +87,53 @@ class TensorShape:
             return self
         return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
 
+    def most_specific_common_supertype(self, others) -> "TensorShape":
+        """The most specific shape that this and every shape of ``others`` fit."""
+        shape = self
+        for other in others:
+            shape = shape.most_specific_compatible_shape(other)
+        return shape
+
+    def concatenate(self, other) -> "TensorShape":
+        """This shape's dimensions followed by ``other``'s (unknown if either rank is)."""
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return TensorShape(None)
+        return TensorShape(self._dims + other._dims)
+
+    # -- rank checks (ValueError with TensorFlow's messages) ------------------
+    def with_rank(self, rank: int) -> "TensorShape":
+        """This shape, known to have ``rank`` dimensions (unknown dims if its rank was)."""
+        if self._dims is None:
+            return TensorShape([None] * rank)
+        if len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+        return self
+
+    def with_rank_at_least(self, rank: int) -> "TensorShape":
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank: int) -> "TensorShape":
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_has_rank(self, rank: int) -> None:
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other) -> None:
+        other = as_shape(other)
+        if self._dims is not None and other._dims is not None and \
+                len(self._dims) != len(other._dims):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def assert_is_fully_defined(self) -> None:
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
     # -- python protocol ------------------------------------------------
     def __len__(self) -> int:
         if self._dims is None:

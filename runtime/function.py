@@ -366,6 +366,11 @@ class Function:
         return self._python_function
 
     @property
+    def name(self) -> str:
+        """The Python function's name (``tf.function(f).name == "f"``)."""
+        return self._name
+
+    @property
     def input_signature(self):
         return self._input_signature
 

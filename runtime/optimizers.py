@@ -8,10 +8,11 @@ the first call" rule allows; a second optimizer passed to the same Function
 would create Variables on a later trace and gets TensorFlow's ValueError (the
 documented fix: one Function, or one ConcreteFunction, per optimizer).
 
-Checkpoints track an optimizer by its ``iter`` counter and its slots, each
-slot recorded against the variable it belongs to (``_slot_variables``), as
-TensorFlow does; creating state calls ``notify_changed`` so that slots made
-after ``restore`` get their checkpointed values.
+Checkpoints track an optimizer as Keras 3 does: ``_iterations``,
+``_learning_rate`` and the list ``_variables`` (``optimizer.variables``, so a
+slot's key is ``optimizer/_variables/N``); creating state calls
+``notify_changed`` so that slots made after ``restore`` get their
+checkpointed values.
 """
 from __future__ import annotations
 
@@ -51,13 +52,18 @@ class Optimizer:
         self._learning_rate = None  # a Variable made with the optimizer, as in Keras 3
         self._iterations = None
         self._slots: dict[int, dict[str, object]] = {}
-        self._slot_owners: dict[int, object] = {}  # resource id -> the variable of the slots
         self._slot_names: tuple[str, ...] = ()
         if context.current_graph() is None:
             # Keras 3 makes its step counter and rate with the optimizer, so the first traced
             # step of a train function creates no variable (and is traced once) unless slots
             # are made.
             _ = self.iterations, self.learning_rate
+
+    @property
+    def name(self) -> str:
+        """Keras 3's optimizer name (``adam``, ``adam_1``...), the first part of its variables'
+        paths."""
+        return self._name
 
     # -- state ------------------------------------------------------------------------
     def _state_variable(self, value, name: str):
@@ -112,12 +118,17 @@ class Optimizer:
         return found
 
     def _trackable_children(self) -> dict:
-        return {} if self._iterations is None else {"iter": self._iterations}
+        """Keras 3's edges: the step counter, the rate Variable and all the variables (their
+        index in ``variables`` names a slot in a checkpoint)."""
+        children = {"_iterations": self._iterations, "_learning_rate": self._learning_rate}
+        children.update(self._extra_state())
+        children = {k: v for k, v in children.items() if v is not None}
+        children["_variables"] = self.variables
+        return children
 
-    def _slot_variables(self) -> list:
-        """``(variable, slot name, slot variable)`` for every slot made so far."""
-        return [(self._slot_owners[rid], name, slot) for rid, slots in self._slots.items()
-                for name, slot in slots.items()]
+    def _extra_state(self) -> dict:
+        """Further state Variables by attribute name (Nadam's ``_u_product``)."""
+        return {}
 
     def _create_all_weights(self, var_list) -> None:
         _ = self.iterations
@@ -125,14 +136,14 @@ class Optimizer:
         for v in var_list:
             if v._resource in self._slots:
                 continue
-            base = getattr(v, "path", None) or v.name.split(":")[0]
-            self._slots[v._resource] = {  # (Keras 3's names: sequential_dense_kernel_momentum)
+            # Keras 3's names: sequential_dense_kernel_momentum, a_0_momentum (tf.Variable a:0)
+            base = getattr(v, "path", None) or str(v.name).replace(":", "_")
+            self._slots[v._resource] = {
                 s: self._state_variable(
                     np.full(v.shape.as_list(), self._slot_initial.get(s, 0.0),
                             dtype=v.dtype.numpy_dtype),
                     f"{base.replace('/', '_')}_{self._slot_labels.get(s, s)}")
                 for s in self._slot_names}
-            self._slot_owners[v._resource] = v
             created = created or bool(self._slot_names)
         if created:
             notify_changed(self)

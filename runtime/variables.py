@@ -325,6 +325,41 @@ class Variable:
     def scatter_min(self, sparse_delta, use_locking=False, name=None):
         return self._scatter("tensor_scatter_nd_min", sparse_delta)
 
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        """Multiplies the rows ``sparse_delta.indices`` by ``sparse_delta.values`` (a row named
+        twice is multiplied by both)."""
+        return self._scale_rows(sparse_delta, "multiply")
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        """Divides the rows ``sparse_delta.indices`` by ``sparse_delta.values``."""
+        return self._scale_rows(sparse_delta, "divide")
+
+    def _scale_rows(self, sparse_delta, how: str):
+        from runtime.ops import math_ops
+        from runtime.ops.array_ops import shape as shape_of
+        from runtime.ops.special_ops import unsorted_segment_prod
+        from runtime.ops.type_ops import IndexedSlices
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError(f"sparse_delta is not IndexedSlices: {sparse_delta}")
+        value = self._as_tensor()
+        rows = shape_of(value, out_type=sparse_delta.indices.dtype)[0]
+        factor = unsorted_segment_prod(sparse_delta.values, sparse_delta.indices, rows)
+        return self.assign(getattr(math_ops, how)(value, factor))
+
+    def experimental_ref(self):
+        """Deprecated alias of ``ref()``."""
+        return self.ref()
+
+    def set_shape(self, shape) -> None:
+        """Checks that ``shape`` is compatible with the variable's (which stays as it is)."""
+        self._shape.assert_is_compatible_with(shape)
+
+    @property
+    def initial_value(self):
+        if context.executing_eagerly():
+            raise RuntimeError("This property is not supported when eager execution is enabled.")
+        raise RuntimeError("initial_value is not kept: Variables here are created eagerly.")
+
     # -- printing ----------------------------------------------------------
     def __repr__(self) -> str:
         head = f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}"

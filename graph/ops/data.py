@@ -667,10 +667,12 @@ class _Shuffle(DatasetValue):
                 1, 1 << 63, size=2, dtype=np.int64))
         self.seeds, self.reshuffle = (seed, seed2), bool(reshuffle)
         self._seed_words = _uint32_stream(seed, seed2)
+        self._words: list[int] = []  # the seed stream's words drawn so far
+        self.passes = 0  # passes started: pass k takes words 2k and 2k+1 (a checkpointed
+        # iterator replays its pass with the count it started at)
 
     def iterate(self):
-        seeds = (next(self._seed_words), next(self._seed_words)) if self.reshuffle \
-            else self.seeds
+        seeds = self._pass_seeds() if self.reshuffle else self.seeds
         draws = _uint32_stream(*seeds)
         size = self.buffer_size
         buffer: list = [None] * size
@@ -692,6 +694,13 @@ class _Shuffle(DatasetValue):
             buffer[index], buffer[start % size] = buffer[start % size], None
             start += 1
             yield element
+
+    def _pass_seeds(self) -> tuple[int, int]:
+        k, words = self.passes, self._words
+        self.passes += 1
+        while len(words) < 2 * k + 2:
+            words.append(next(self._seed_words))
+        return words[2 * k], words[2 * k + 1]
 
     def cardinality(self):
         return self.source.cardinality()
@@ -810,24 +819,74 @@ class _Repeat(DatasetValue):
 
 
 class IteratorState:
-    """One pass over a dataset; ``next()`` returns the next flat element or None."""
+    """One pass over a dataset; ``next()`` returns the next flat element or None.
+
+    Its position is how many elements it gave and the pass counts of the
+    pipeline's shuffles when it started: ``restore`` replays that pass to the
+    same point (a checkpointed ``tf.data.Iterator``), which gives the same
+    elements as long as the pipeline's functions are deterministic.
+    """
 
     def __init__(self, dataset: DatasetValue):
         self.dataset = dataset
         self._it = None
         self._done = False
+        self.consumed = 0
+        self._start: list[int] | None = None  # the shuffles' pass counts at the first next()
 
     def next(self):
         if self._done:
             return None
         if self._it is None:
+            self._start = [node.passes for node in _shuffles(self.dataset)]
             self._it = iter(self.dataset.iterate())
         try:
-            return next(self._it)
+            element = next(self._it)
         except StopIteration:
             self._done = True
             self._it = None
             return None
+        self.consumed += 1
+        return element
+
+    def position(self) -> tuple[int, list[int]]:
+        """(elements given, the shuffles' pass counts when the pass started)."""
+        start = self._start
+        return self.consumed, [n.passes for n in _shuffles(self.dataset)] if start is None \
+            else start
+
+    def restore(self, consumed: int, start: list[int]) -> None:
+        """Moves to ``position()`` ``(consumed, start)`` by replaying the pass from its start
+        (the shuffles' pass counts end where that replay leaves them)."""
+        shuffles = _shuffles(self.dataset)
+        if len(start) != len(shuffles):
+            raise InvalidArgumentError(message=(
+                f"The checkpointed iterator state is for a pipeline with {len(start)} shuffles, "
+                f"this iterator's pipeline has {len(shuffles)}: restore it into an iterator "
+                "over the same dataset."))
+        for node, count in zip(shuffles, start):  # (their state is restored too, as in
+            node.passes = count                   # TensorFlow: later passes replay as well)
+        self._it, self._done, self.consumed = None, False, 0
+        while self.consumed < consumed and self.next() is not None:
+            pass
+
+
+def _shuffles(dataset: DatasetValue) -> list:
+    """The reshuffling shuffles of a pipeline, in a fixed (depth-first) order."""
+    found, seen, stack = [], set(), [dataset]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, _Shuffle) and node.reshuffle:
+            found.append(node)
+        for value in reversed(list(vars(node).values())):
+            if isinstance(value, DatasetValue):
+                stack.append(value)
+            elif isinstance(value, (list, tuple)):
+                stack.extend(v for v in reversed(value) if isinstance(v, DatasetValue))
+    return found
 
     def __repr__(self) -> str:
         return f"<Iterator over {self.dataset!r}>"

@@ -105,12 +105,40 @@ class OwnedIterator:
         staged_for(self._handle(), self._spec, extra_test, body, get_state, set_state,
                    symbol_names, opts)
 
+    # -- checkpoints (``tf.train.Checkpoint(iterator=it)``: ``.ATTRIBUTES/ITERATOR_STATE``) --
+    _checkpoint_state_name = "ITERATOR_STATE"
+
+    def _trackable_children(self) -> dict:
+        return {}
+
+    def _checkpoint_state(self) -> np.ndarray:
+        """The position as 3 strings (a format tag, elements given, the shuffles' pass counts
+        at the start); TensorFlow's ITERATOR_STATE is 3 strings too."""
+        if self._state is None:
+            raise ValueError("An iterator created inside a tf.function cannot be saved in a "
+                             "checkpoint: create it eagerly, with iter(dataset), outside.")
+        consumed, start = self._state.position()
+        return np.array([_STATE_TAG, str(consumed).encode(),
+                         ",".join(map(str, start)).encode()], dtype=object)
+
+    def _restore_checkpoint_state(self, value) -> None:
+        value = [bytes(v) for v in np.asarray(value, dtype=object).reshape(-1)]
+        if self._state is None or len(value) != 3 or value[0] != _STATE_TAG:
+            raise ValueError("The checkpoint's ITERATOR_STATE was not written by this project's "
+                             "tf.data.Iterator (or the iterator was created inside a "
+                             "tf.function); restore it into an iterator made with iter(dataset).")
+        start = [int(v) for v in value[2].split(b",")] if value[2] else []
+        self._state.restore(int(value[1]), start)
+
     def __del__(self):
         if getattr(self, "_rid", None) is not None:
             resources.delete(self._rid)
 
     def __repr__(self) -> str:
         return f"<OwnedIterator element_spec={self._spec!r}>"
+
+
+_STATE_TAG = b"autograph.data.Iterator/1"
 
 
 def _is_undefined(value) -> bool:

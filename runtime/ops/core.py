@@ -202,8 +202,17 @@ def _check_leaf(leaf, value, dtype: DType, rule: tuple) -> None:
     if not ok:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
     if whole and integer and not limits[0] <= leaf <= limits[1]:
-        raise TypeError(f"Cannot convert {leaf!r} to EagerTensor of dtype {dtype.name}: "
-                        "out of range")
+        # As TensorFlow: an int that fits int64 wraps around to a narrower integer dtype
+        # (tf.constant(300, tf.int8) is 44); beyond int64 (or uint64's range) it is an error.
+        if leaf < 0 and limits[1] == _UINT64_MAX:
+            raise TypeError(f"Cannot convert {leaf!r} to EagerTensor of dtype {dtype.name}: "
+                            "out of range")
+        if limits[1] >= _INT64_MAX or not _INT64_MIN <= leaf <= _INT64_MAX:
+            raise TensorConversionError(
+                "Can't convert Python sequence with out-of-range integer to Tensor.")
+
+
+_INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
 
 
 _SCALARS = frozenset({bool, int, float})

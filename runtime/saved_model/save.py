@@ -206,7 +206,8 @@ class _Saver:
     # -- writing ----------------------------------------------------------------------------
     def write_variables(self, export_dir: str) -> None:
         nodes, objects = self.checkpoint
-        values = {i: o.numpy() for i, o in enumerate(objects) if is_variable(o)}
+        values = {i: object_graph.saved_value(o) for i, (o, n) in enumerate(zip(objects, nodes))
+                  if n.key is not None}
         checkpoint_io.write(os.path.join(export_dir, fmt.VARIABLES_PREFIX), nodes, values)
 
     def describe_concrete(self, i: int, concrete: ConcreteFunction) -> dict:

@@ -77,7 +77,8 @@ class Checkpoint:
         """Writes exactly ``file_prefix`` (no numbering, no state file, no save_counter unless
         ``save`` or ``restore`` made it, as in TensorFlow)."""
         nodes, objects = object_graph.build(self)
-        values = {i: obj.numpy() for i, obj in enumerate(objects) if is_variable(obj)}
+        values = {i: object_graph.saved_value(obj) for i, (obj, node) in
+                  enumerate(zip(objects, nodes)) if node.key is not None}
         return checkpoint_io.write(os.fspath(file_prefix), nodes, values)
 
     def save(self, file_prefix, options=None) -> str:
@@ -130,7 +131,6 @@ class _Restore:
         self.root = root
         self.matched: dict[int, object] = {}       # node id -> live object
         self.pending: list = []                    # [weakref(owner), path, node id]
-        self.pending_slots: list = []              # [node id of optimizer, (var, name, slot)]
 
     def start(self) -> "CheckpointLoadStatus":
         self.match(0, self.root, self.root, ())
@@ -142,10 +142,7 @@ class _Restore:
         self.matched[node_id] = live
         node = self.data.nodes[node_id]
         if node.key is not None:
-            if not is_variable(live):
-                raise ValueError(f"The checkpoint holds a variable value at {node.key}, but the "
-                                 f"object there is a {type(live).__name__}")
-            _assign(live, self.data.values[node_id], node.key)
+            _restore_value(live, self.data.values[node_id], node.key)
         if hasattr(live, "__dict__") and not is_variable(live):
             owner, path = live, ()
         children = trackable_children(live)
@@ -154,12 +151,6 @@ class _Restore:
                 self.match(child_id, children[name], owner, path + (name,))
             elif hasattr(owner, "__dict__"):
                 self.wait(owner, path + (name,), child_id)
-        if node.slots:
-            self.pending_slots.extend((node_id, s) for s in node.slots)
-            if hasattr(live, "__dict__"):
-                defer(live, self.retry)
-        if node.key is not None or node.slots:
-            self.match_slots()
 
     def wait(self, owner, path: tuple, node_id: int) -> None:
         if not any(o() is owner for o, _, _ in self.pending):
@@ -187,33 +178,34 @@ class _Restore:
                 self.pending.append((ref, path, node_id))
             else:
                 self.match(node_id, live, found_owner, rest)
-        self.match_slots()
-        return not self.pending and not self.pending_slots
-
-    def match_slots(self) -> None:
-        waiting, self.pending_slots = self.pending_slots, []
-        for opt_id, (var_id, name, slot_id) in waiting:
-            optimizer, var = self.matched.get(opt_id), self.matched.get(var_id)
-            slot = None
-            if optimizer is not None and var is not None:
-                slot = next((s for v, n, s in optimizer._slot_variables()
-                             if v is var and n == name), None)
-            if slot is None:
-                self.pending_slots.append((opt_id, (var_id, name, slot_id)))
-            else:
-                self.match(slot_id, slot, optimizer, ())
+        return not self.pending
 
     # -- what the status reports ---------------------------------------------------------------
     def unmatched_nodes(self) -> list[int]:
         """Checkpoint objects never matched, variables first."""
         nodes = [i for i, n in enumerate(self.data.nodes)
-                 if i not in self.matched and (n.key is not None or n.children or n.slots)]
+                 if i not in self.matched and (n.key is not None or n.children)]
         return sorted(nodes, key=lambda i: self.data.nodes[i].key is None)
 
     def unmatched_objects(self) -> list:
         _, objects = object_graph.build(self.root)
         matched = {id(o) for o in self.matched.values()}
-        return [o for o in objects if id(o) not in matched]
+        # (lists and dicts are walked, not matched: an optimizer's `_variables` is a new list
+        # each time it is asked for)
+        return [o for o in objects if id(o) not in matched
+                and not isinstance(o, (list, tuple, dict))]
+
+
+def _restore_value(live, value: np.ndarray, key: str) -> None:
+    """Gives ``live`` its checkpointed ``value``: a variable's, or an object's own state."""
+    if is_variable(live):
+        _assign(live, value, key)
+    elif key.rsplit("/", 1)[-1] == getattr(live, "_checkpoint_state_name", None):
+        with context.init_scope():
+            live._restore_checkpoint_state(value)
+    else:
+        raise ValueError(f"The checkpoint holds a value at {key}, but the object there is a "
+                         f"{type(live).__name__}")
 
 
 def _assign(var, value: np.ndarray, key: str) -> None:
@@ -271,8 +263,8 @@ class CheckpointLoadStatus:
     def _describe(self, node_id: int) -> str:
         node = self._restore.data.nodes[node_id]
         if node.key is not None:
-            return f"the variable value {node.key!r}"
-        names = ", ".join(n for n, _ in node.children) or "slots"
+            return f"the value {node.key!r}"
+        names = ", ".join(n for n, _ in node.children)
         return f"an object with children [{names}]"
 
 

@@ -49,8 +49,6 @@ def write(prefix: str, nodes: list[ObjectNode], values: dict[int, np.ndarray]) -
     arrays, docs = {}, []
     for i, node in enumerate(nodes):
         doc = {"children": [[n, c] for n, c in node.children]}
-        if node.slots:
-            doc["slots"] = [list(s) for s in node.slots]
         if node.key is not None:
             value = np.asarray(values[i])
             name = f"v{i}"
@@ -197,13 +195,7 @@ class _Reader:
                     and _is_index(pair[1], n)):
                 raise self.fail(f"{where}: child {pair!r} should be [name, node id < {n}]")
             children.append((pair[0], pair[1]))
-        slots = []
-        for s in entry.get("slots", []):
-            if not (isinstance(s, list) and len(s) == 3 and _is_index(s[0], n)
-                    and isinstance(s[1], str) and _is_index(s[2], n)):
-                raise self.fail(f"{where}: slot {s!r} should be [variable id, name, slot id]")
-            slots.append(tuple(s))
-        node = ObjectNode(children, None, slots)
+        node = ObjectNode(children, None)
         var = entry.get("variable")
         if var is None:
             return node, None

@@ -1,11 +1,12 @@
-"""The object graph a checkpoint records: who holds which variable, under which name.
+"""The object graph a checkpoint records: who holds which value, under which name.
 
 Objects are numbered breadth-first from the root, each object once however
 many paths reach it, so a variable's key is its shortest attribute path, as
 TensorFlow names it (``model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE``; ``.``
 and ``/`` inside a name are escaped as ``..`` and ``.S``). An optimizer's
-slots hang off the variable they belong to
-(``model/v/.OPTIMIZER_SLOT/optimizer/m/.ATTRIBUTES/VARIABLE_VALUE``).
+slots are its ``_variables`` list (``optimizer/_variables/2/...``, Keras 3).
+Besides variables, an object may save one tensor of its own state
+(``_checkpoint_state``: an iterator's position, ``.ATTRIBUTES/ITERATOR_STATE``).
 """
 from __future__ import annotations
 
@@ -23,8 +24,7 @@ class ObjectNode:
     """One object of the graph: its named children (node ids) and, for a variable, its key."""
 
     children: list = field(default_factory=list)   # [(name, node id)]
-    key: str | None = None                          # checkpoint key of a variable's value
-    slots: list = field(default_factory=list)       # [(original node id, slot name, slot id)]
+    key: str | None = None                          # checkpoint key of the object's value
 
 
 def escape(name: str) -> str:
@@ -46,21 +46,17 @@ def build(root) -> tuple[list[ObjectNode], list]:
             node.children.append((name, index[id(child)]))
         nodes.append(node)
         i += 1
-    for i, obj in enumerate(list(objects)):  # slots: after every variable has its path
-        for var, slot_name, slot in getattr(obj, "_slot_variables", lambda: [])():
-            if id(var) not in index:
-                continue
-            if id(slot) not in index:
-                index[id(slot)] = len(objects)
-                objects.append(slot)
-                paths.append(paths[index[id(var)]] + (".OPTIMIZER_SLOT",) + paths[i]
-                             + (escape(slot_name),))
-                nodes.append(ObjectNode())
-            nodes[i].slots.append((index[id(var)], slot_name, index[id(slot)]))
     for node, obj, path in zip(nodes, objects, paths):
         if is_variable(obj):
             node.key = "/".join(path + (VALUE_SUFFIX,))
+        elif hasattr(obj, "_checkpoint_state"):
+            node.key = "/".join(path + (".ATTRIBUTES", obj._checkpoint_state_name))
     return nodes, objects
+
+
+def saved_value(obj):
+    """The value a checkpoint stores for ``obj`` (a variable's, or its own state's)."""
+    return obj.numpy() if is_variable(obj) else obj._checkpoint_state()
 
 
 def describe_path(nodes: list[ObjectNode], target: int) -> str:
@@ -72,6 +68,4 @@ def describe_path(nodes: list[ObjectNode], target: int) -> str:
             if child not in paths:
                 paths[child] = f"{paths[i]}.{name}"
                 queue.append(child)
-        for _, slot_name, slot in nodes[i].slots:
-            paths.setdefault(slot, f"{paths[i]}'s slot {slot_name!r}")
     return paths.get(target, f"(node {target})")

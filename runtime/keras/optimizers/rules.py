@@ -189,15 +189,17 @@ class Nadam(_AdamFamily):
 
     def _create_all_weights(self, var_list) -> None:
         if self._u_product is None:  # the running product of the momentum schedule
-            from runtime.variables import Variable
             dtype = var_list[0].dtype.numpy_dtype if var_list else np.float32
-            self._u_product = Variable(np.ones((), dtype), trainable=False, name="u_product")
+            self._u_product = self._state_variable(np.ones((), dtype), "variable")
         super()._create_all_weights(var_list)
 
     @property
     def variables(self) -> list:
         found = super().variables
         return found + ([] if self._u_product is None else [self._u_product])
+
+    def _extra_state(self) -> dict:
+        return {"_u_product": self._u_product}
 
     def _momentum_at(self, step, dtype):
         return M.multiply(_const(self.beta_1, dtype), M.subtract(
