@@ -1,7 +1,16 @@
 """``tf.keras``: the subset that custom training loops use — layers, models, initializers,
-activations, losses, metrics, optimizers and their learning-rate schedules, and
-``utils.set_random_seed``."""
+activations, losses, metrics, optimizers and their learning-rate schedules, ``utils`` and
+the base classes at top level (``tf.keras.Layer``, ``tf.keras.Loss``...)."""
 from runtime.keras import (activations, backend, initializers, layers, losses,  # noqa: F401
-                           metrics, models, optimizers, random, regularizers, utils)
-from runtime.keras.layers.base import KerasTensor  # noqa: F401
+                           metrics, models, optimizers, preprocessing, random, regularizers,
+                           utils)
+from runtime.keras.initializers import Initializer  # noqa: F401
+from runtime.keras.input_spec import InputSpec  # noqa: F401
+from runtime.keras.layers.base import KerasTensor, Layer  # noqa: F401
+from runtime.keras.layers.base import KerasVariable as Variable  # noqa: F401
+from runtime.keras.losses import Loss  # noqa: F401
+from runtime.keras.metrics import Metric  # noqa: F401
 from runtime.keras.models import Input, Model, Sequential  # noqa: F401
+from runtime.keras.regularizers import Regularizer  # noqa: F401
+from runtime.keras.scopes import name_scope  # noqa: F401
+from runtime.optimizers import Optimizer  # noqa: F401

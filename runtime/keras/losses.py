@@ -19,6 +19,7 @@ from graph.dtypes import as_dtype
 from runtime.ops import array_ops, math_ops as M, nn_ops
 from runtime.ops.core import convert_to_tensor
 from runtime.ops.special_ops import divide_no_nan
+from runtime.keras.legacy_losses import Reduction  # noqa: F401
 
 EPSILON = 1e-7
 REDUCTIONS = ("none", None, "mean", "sum", "sum_over_batch_size", "mean_with_sample_weight")

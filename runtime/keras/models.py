@@ -11,6 +11,7 @@ from __future__ import annotations
 from graph.ir import Graph
 from runtime import context
 from runtime.keras.layers.base import KerasTensor, Layer, _masks_of, scratch_input
+from runtime.keras.layers.input_layer import InputLayer
 
 _TRAINING_LOOP = ("custom training loops with tf.GradientTape and an optimizer are the "
                   "supported way to train and run models here")
@@ -130,6 +131,8 @@ class Sequential(Model):
             self.add(layer)
 
     def add(self, layer) -> None:
+        if isinstance(layer, InputLayer):
+            layer = layer.output
         if isinstance(layer, KerasTensor):
             if self._stack or self._input is not None:
                 raise ValueError("An Input can only be the first element of a Sequential model")

@@ -1,5 +1,6 @@
 """``tf.keras.layers``."""
 from runtime.keras.layers.base import Layer  # noqa: F401
+from runtime.keras.models import Input  # noqa: F401  (after base: models builds on it)
 from runtime.keras.layers.activation import (ELU, LeakyReLU, PReLU, ReLU,  # noqa: F401
                                              Softmax)
 from runtime.keras.layers.attention import (Attention, EinsumDense,  # noqa: F401
@@ -12,7 +13,8 @@ from runtime.keras.layers.convolutional import (  # noqa: F401
 from runtime.keras.layers.core import (Activation, AlphaDropout, Dense, Dropout,  # noqa: F401
                                        Embedding, Flatten, GaussianDropout, GaussianNoise,
                                        Identity, Lambda, Masking, Reshape,
-                                       SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
+                                       SpatialDropout1D,
+                                       SpatialDropout2D, SpatialDropout3D)
 from runtime.keras.layers.merging import (Add, Average, Concatenate, Maximum,  # noqa: F401
                                           Minimum, Multiply, Subtract, add, average,
                                           concatenate, maximum, minimum, multiply, subtract)
@@ -21,6 +23,21 @@ from runtime.keras.layers.reshaping import (  # noqa: F401
     UpSampling2D, UpSampling3D, ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
 from runtime.keras.layers.rnn import (GRU, LSTM, RNN, Bidirectional, GRUCell,  # noqa: F401
                                       LSTMCell, SimpleRNN, SimpleRNNCell, TimeDistributed)
+from runtime.keras.layers.augmentation import (  # noqa: F401
+    CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, RandomRotation,
+    RandomTranslation, RandomZoom, Resizing)
+from runtime.keras.layers.extra import (ActivityRegularization,  # noqa: F401
+                                        AdditiveAttention, Dot, GroupNormalization,
+                                        UnitNormalization)
+from runtime.keras.layers.input_layer import InputLayer  # noqa: F401
+from runtime.keras.layers.lookup import IntegerLookup, StringLookup  # noqa: F401
+from runtime.keras.layers.preprocessing import (CategoryEncoding,  # noqa: F401
+                                                Discretization, Hashing, Normalization)
+from runtime.keras.layers.separable import (  # noqa: F401
+    DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D, SeparableConvolution1D,
+    SeparableConvolution2D)
+from runtime.keras.layers.stacked_cells import StackedRNNCells  # noqa: F401
+from runtime.keras.layers.text_vectorization import TextVectorization  # noqa: F401
 from runtime.keras.layers.normalization import (BatchNormalization,  # noqa: F401
                                                 LayerNormalization)
 

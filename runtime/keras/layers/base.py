@@ -39,7 +39,8 @@ from graph.shapes import as_shape
 from runtime import context, nest
 from runtime.function import deferred_variables
 from runtime.keras import initializers, regularizers
-from runtime.keras.backend import layer_dtype
+from runtime.keras.backend import floatx, layer_dtype
+from runtime.keras.input_spec import assert_input_compatibility
 from runtime.keras.random import SeedGenerator
 from runtime.module import Module
 from runtime.name_scope import name_scope
@@ -107,12 +108,21 @@ class KerasVariable(ResourceVariable):
     """A Keras 3 variable: ``name`` as given (``kernel``), ``path`` under the Keras name scopes
     open at creation (``sequential/dense/kernel``), printed as Keras 3 prints it."""
 
-    def __init__(self, initial_value, name: str, trainable=True, dtype=None, **kwargs):
+    def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
+                 aggregation="none", synchronization="auto", name=None, **kwargs):
+        if isinstance(initializer, (str, initializers.Initializer)):
+            if shape is None:
+                raise ValueError("When creating a Variable from an initializer, the `shape` "
+                                 "argument should be specified. Received: initializer="
+                                 f"{initializer} and shape={shape}")
+            init, dtype = initializers.get(initializer), as_dtype(dtype or floatx())
+            initializer = functools.partial(init, tuple(shape), dtype=dtype)
+        name = name or unique_name("variable")
         parent = current_path()
         self._path = f"{parent}/{name}" if parent else name
         self._short_name = name
         with name_scope(""):  # (TensorFlow's name scopes are not part of a Keras name)
-            super().__init__(initial_value, trainable=trainable, dtype=dtype,
+            super().__init__(initializer, trainable=trainable, dtype=dtype,
                              name=self._path, **kwargs)
 
     @property
@@ -555,6 +565,9 @@ class Layer(Module):
                     isinstance(v, (Tensor, Variable, np.ndarray)) for v in nest.flatten(first)):
                 first = self._convert_input(np.asarray(first))  # nested numbers: one tensor
             args = (nest.map_structure(self._convert_input, first),) + args[1:]
+            spec = self.__dict__.get("input_spec")
+            if spec is not None:
+                assert_input_compatibility(spec, args[0], self.name)
         if not _call_context.training:  # the outermost layer call
             self._clear_losses()
         params = self._call_params()

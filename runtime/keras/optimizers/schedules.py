@@ -158,3 +158,39 @@ class CosineDecay(LearningRateSchedule):
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "alpha": self.alpha, "name": self.name,
                 "warmup_target": self.warmup_target, "warmup_steps": self.warmup_steps}
+
+
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR): the ``i``-th period lasts
+    ``first_decay_steps * t_mul ** i`` steps and starts from ``m_mul ** i`` times the rate."""
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                 alpha=0.0, name="SGDRDecay"):
+        if first_decay_steps <= 0:
+            raise ValueError(f"Argument `first_decay_steps` must be > 0. Received: "
+                             f"first_decay_steps={first_decay_steps}")
+        self.initial_learning_rate, self.first_decay_steps = initial_learning_rate, \
+            first_decay_steps
+        self._t_mul, self._m_mul, self.alpha, self.name = t_mul, m_mul, alpha, name
+
+    def __call__(self, step):
+        fraction = M.divide(_f32(step), _f32(self.first_decay_steps))
+        t_mul = _f32(self._t_mul)
+        if self._t_mul == 1.0:  # restarts of equal length
+            restart = M.floor(fraction)
+            fraction = M.subtract(fraction, restart)
+        else:  # the restart whose geometric sum of lengths the fraction has passed
+            restart = M.floor(M.divide(M.log(M.subtract(1.0, M.multiply(
+                fraction, M.subtract(1.0, t_mul)))), M.log(t_mul)))
+            done = M.divide(M.subtract(1.0, M.pow(t_mul, restart)), M.subtract(1.0, t_mul))
+            fraction = M.divide(M.subtract(fraction, done), M.pow(t_mul, restart))
+        cosine = M.multiply(M.multiply(0.5, M.pow(_f32(self._m_mul), restart)),
+                            M.add(1.0, M.cos(M.multiply(_f32(math.pi), fraction))))
+        alpha = _f32(self.alpha)
+        decayed = M.add(M.multiply(M.subtract(1.0, alpha), cosine), alpha)
+        return M.multiply(_f32(self.initial_learning_rate), decayed)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "first_decay_steps": self.first_decay_steps, "t_mul": self._t_mul,
+                "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}
