@@ -102,3 +102,44 @@ def test_iterator_errors(tmp_path):
     path = holder.write(str(tmp_path / "v"))
     with pytest.raises(ValueError, match="holds a value at v/.ATTRIBUTES/VARIABLE_VALUE"):
         tf.train.Checkpoint(v=iter(tf.data.Dataset.range(3))).read(path)
+
+
+def test_the_checkpoint_guide_keys_are_tensorflows(tmp_path):
+    """The "Training checkpoints" guide's Checkpoint(step, optimizer, net, iterator): the keys
+    TensorFlow 2.21 lists (Keras 3 keeps Dense's kernel as `_kernel`)."""
+    tf.keras.utils.set_random_seed(1)
+
+    class Net(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.l1 = tf.keras.layers.Dense(2)
+
+        def call(self, x):
+            return self.l1(x)
+    net, opt = Net(), tf.keras.optimizers.Adam(0.1)
+    x = tf.ones([1, 3])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(net(x))
+    opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables),
+                            net.trainable_variables))
+    it = iter(tf.data.Dataset.range(5))
+    next(it)
+    ckpt = tf.train.Checkpoint(step=tf.Variable(1), optimizer=opt, net=net, iterator=it)
+    path = tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=3).save()
+    assert tf.train.list_variables(path) == [
+        ("_CHECKPOINTABLE_OBJECT_GRAPH", []), ("iterator/.ATTRIBUTES/ITERATOR_STATE", [3]),
+        ("net/l1/_kernel/.ATTRIBUTES/VARIABLE_VALUE", [3, 2]),
+        ("net/l1/bias/.ATTRIBUTES/VARIABLE_VALUE", [2]),
+        ("optimizer/_iterations/.ATTRIBUTES/VARIABLE_VALUE", []),
+        ("optimizer/_learning_rate/.ATTRIBUTES/VARIABLE_VALUE", []),
+        ("optimizer/_variables/2/.ATTRIBUTES/VARIABLE_VALUE", [3, 2]),
+        ("optimizer/_variables/3/.ATTRIBUTES/VARIABLE_VALUE", [3, 2]),
+        ("optimizer/_variables/4/.ATTRIBUTES/VARIABLE_VALUE", [2]),
+        ("optimizer/_variables/5/.ATTRIBUTES/VARIABLE_VALUE", [2]),
+        ("save_counter/.ATTRIBUTES/VARIABLE_VALUE", []), ("step/.ATTRIBUTES/VARIABLE_VALUE", [])]
+    assert net.l1.kernel is net.l1._kernel
+    conv, emb = tf.keras.layers.Conv1D(2, 2), tf.keras.layers.Embedding(5, 2)
+    conv(tf.ones([1, 3, 1])), emb(tf.constant([1]))
+    keys = _keys(tf.train.Checkpoint(conv=conv, emb=emb).write(str(tmp_path / "layers")))
+    assert "conv/_kernel/.ATTRIBUTES/VARIABLE_VALUE" in keys
+    assert "emb/_embeddings/.ATTRIBUTES/VARIABLE_VALUE" in keys

@@ -9,7 +9,7 @@ from graph import dtypes
 from runtime.keras import activations, initializers, random as keras_random
 from runtime.keras.layers.activation import Softmax
 from runtime.keras.layers.base import Layer, _set_keras_mask, get_keras_mask
-from runtime.keras.layers.core import Dropout
+from runtime.keras.layers.core import Dropout, stored_as
 from runtime.ops import array_ops as A, math_ops as M, nn_ops
 from runtime.ops.core import convert_to_tensor
 from runtime.ops.linalg_ops import einsum
@@ -19,6 +19,8 @@ from runtime.ops.special_ops import cumsum
 class EinsumDense(Layer):
     """``einsum(equation, inputs, kernel) + bias``: the kernel's axes not in the inputs take
     their sizes from ``output_shape`` (the output's shape without the batch axis)."""
+
+    kernel = stored_as("_kernel")
 
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from runtime.keras import activations, initializers
 from runtime.keras.layers.base import Layer
+from runtime.keras.layers.core import stored_as
 from runtime.ops import array_ops as A, math_ops as M, nn_ops
 
 _CONV = {1: nn_ops.conv1d, 2: nn_ops.conv2d, 3: nn_ops.conv3d}
@@ -42,6 +43,7 @@ class _Conv(Layer):
     activation."""
 
     rank = 2
+    kernel = stored_as("_kernel")
     transpose = False
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,

@@ -15,10 +15,19 @@ from runtime.ops import array_ops, math_ops
 from runtime.ops.core import convert_to_tensor
 
 
+
+def stored_as(private: str) -> property:
+    """A weight attribute kept under ``private``: Keras 3 tracks Dense's, the convolutions' and
+    EinsumDense's kernel as ``_kernel`` and Embedding's table as ``_embeddings``, which is
+    how checkpoints name them (``dense/_kernel/.ATTRIBUTES/VARIABLE_VALUE``)."""
+    return property(lambda self: getattr(self, private, None),
+                    lambda self, value: setattr(self, private, value))
+
 class Dense(Layer):
     """``activation(inputs @ kernel + bias)`` on the last axis of the inputs."""
 
     supports_masking = True  # (the mask passes through, as in Keras 3)
+    kernel = stored_as("_kernel")
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
@@ -239,6 +248,8 @@ class Reshape(Layer):
 
 class Embedding(Layer):
     """Maps integer ids to rows of an ``(input_dim, output_dim)`` table."""
+
+    embeddings = stored_as("_embeddings")
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  mask_zero=False, **kwargs):
