@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from graph.errors import InvalidArgumentError
 from graph.ops.indexing import numpy_key, slice_spec_items
 from graph.xla.lowering import Unsupported, is_static, lowering, static_value
 
@@ -132,7 +133,7 @@ def _gather_v2(ctx, node, params, indices, axis):
 
 @lowering("StridedSlice")
 def _strided_slice(ctx, node, x, *bounds):
-    return _slice(node, x, bounds, node.outputs[0].shape.as_tuple())
+    return _slice(ctx, node, x, bounds, node.outputs[0].shape.as_tuple())
 
 
 @lowering("TensorStridedSliceUpdate")
@@ -143,16 +144,28 @@ def _strided_slice_update(ctx, node, x, *rest):
     return x.at[key].set(jnp.broadcast_to(rest[-1], jnp.shape(x[key])))
 
 
-def _slice(node, x, bounds, out_dims):
-    """Applies the spec's items one axis at a time; a slice with a tensor-valued bound becomes
-    a ``dynamic_slice`` of the statically known length (``out_dims``, step 1), as XLA needs."""
+def _slice(ctx, node, x, bounds, out_dims):
+    """Applies the spec's items one axis at a time. A bound computed from the function's
+    integer arguments is a compile-time constant, as TensorFlow's XLA makes StridedSlice's
+    bounds (so an index out of range is its error); one computed in a loop is not: a slice
+    with such a bound becomes a ``dynamic_slice`` of the statically known length
+    (``out_dims``, step 1), an index a clamped gather, as XLA needs."""
     items = slice_spec_items(node.attrs["spec"])
     used = sum(1 for item in items if item[0] in ("index", "slice"))
+    sources = [i.node for i in node.inputs[len(node.inputs) - len(bounds):]]
 
     def bound(b):
-        return bounds[b[1] - 1] if isinstance(b, (tuple, list)) else b
+        if not isinstance(b, (tuple, list)):
+            return b
+        value = bounds[b[1] - 1]
+        if not is_static(value) and ctx.plan.can_make_constant([sources[b[1] - 1]]):
+            raise Unsupported(node, "its bounds come from the function's arguments: they are "
+                                    "compile-time constants", constant=True,
+                              sources=[sources[b[1] - 1]])
+        return value
 
-    pos, consumed = 0, 0
+    rank = jnp.ndim(x)
+    pos, consumed, dim = 0, 0, 0  # dim: the input's axis an item applies to
     for item in items:
         kind = item[0]
         lead = (slice(None),) * pos
@@ -162,10 +175,17 @@ def _slice(node, x, bounds, out_dims):
             continue
         if kind == "ellipsis":
             pos = jnp.ndim(x) - (used - consumed)
+            dim = rank - (used - consumed)
             continue
         consumed += 1
+        dim += 1
         if kind == "index":
-            x = x[lead + (bound(item[1]),)]
+            index = bound(item[1])
+            if is_static(index) and not -x.shape[pos] <= int(index) < x.shape[pos]:
+                shown = int(index) + x.shape[pos] if index < 0 else int(index)  # XLA's message
+                raise InvalidArgumentError(
+                    message=f"slice index {shown} of dimension {dim - 1} out of bounds.")
+            x = x[lead + (index,)]
             continue
         start, stop, step = (bound(b) for b in item[1:])
         if all(v is None or isinstance(v, int) or is_static(v) for v in (start, stop, step)):
@@ -189,7 +209,7 @@ def _strided_slice_grad(ctx, node, shape, dy, *bounds):
     """``dy`` scattered into zeros of the input's shape: the slice's transpose (vjp)."""
     zeros = jnp.zeros(_ints(shape, node, "the input's shape"), dy.dtype)
     dims = jnp.shape(dy)
-    primal, transpose = jax.vjp(lambda t: _slice(node, t, bounds, dims), zeros)
+    primal, transpose = jax.vjp(lambda t: _slice(ctx, node, t, bounds, dims), zeros)
     return transpose(jnp.reshape(dy, primal.shape))[0]
 
 

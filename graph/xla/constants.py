@@ -30,15 +30,13 @@ def _enclosing(graph: Graph, node: Node) -> Node | None:
                  if _holds(n.attrs[a], node)), None)
 
 
-def constant_sources(graph: Graph, node: Node) -> set[int]:
-    """Positions of the integer inputs of ``graph`` that ``node`` depends on (through the
-    control-flow node holding it when it is in a body: an over-approximation, which only
+def constant_sources(graph: Graph, *nodes: Node) -> set[int]:
+    """Positions of the integer inputs of ``graph`` that ``nodes`` depend on (through the
+    control-flow node holding one when it is in a body: an over-approximation, which only
     compiles for more values than needed)."""
-    target = _enclosing(graph, node)
-    if target is None:
-        return set()
     position = {id(o.node): k for k, o in enumerate(graph.inputs) if o.dtype.is_integer}
-    found, seen, todo = set(), set(), [target]
+    found, seen = set(), set()
+    todo = [t for t in (_enclosing(graph, n) for n in nodes) if t is not None]
     while todo:
         n = todo.pop()
         if id(n) in seen:

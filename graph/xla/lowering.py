@@ -77,14 +77,17 @@ class Unsupported(Exception):
     InvalidArgumentError before anything runs. ``constant``: the node needs an input
     computed at run time as a compile-time constant (a size, a shape, a slice's bounds);
     the plan then compiles the program for the values of the graph inputs it comes from,
-    as TensorFlow's XLA does with its compile-time-constant arguments.
+    as TensorFlow's XLA does with its compile-time-constant arguments. ``sources``: the
+    nodes that value is computed by (default: the node itself, all of its inputs).
     """
 
-    def __init__(self, node: Node, reason: str, constant: bool = False):
+    def __init__(self, node: Node, reason: str, constant: bool = False,
+                 sources: list[Node] | None = None):
         super().__init__(reason)
         self.node = node
         self.reason = reason
         self.constant = constant
+        self.sources = [node] if sources is None else sources
 
 
 class Context:
@@ -124,6 +127,22 @@ class Context:
         key, sub = jax.random.split(self.state["key"])
         self.state = {**self.state, "key": key}
         return sub
+
+
+def half_in_float32(fn):
+    """``fn`` computed in float32 for float16 arguments, its float results rounded back: what
+    TensorFlow's XLA CPU backend does with a float16 op where JAX's own float16 lowering is
+    not correctly rounded (division by a broadcast value) or its series need the range."""
+    import jax.numpy as jnp
+
+    def run(*xs):
+        if not any(getattr(x, "dtype", None) == jnp.float16 for x in xs):
+            return fn(*xs)
+        out = fn(*(x.astype(jnp.float32) if getattr(x, "dtype", None) == jnp.float16 else x
+                   for x in xs))
+        back = lambda r: r.astype(jnp.float16) if r.dtype == jnp.float32 else r  # noqa: E731
+        return tuple(map(back, out)) if isinstance(out, tuple) else back(out)
+    return run
 
 
 def is_static(value) -> bool:
@@ -178,6 +197,9 @@ def lower_graph(ctx: Context, graph: Graph, inputs: list, fetches: list[Output] 
             try:
                 result = LOWERINGS[op](ctx, node, *args)
             except Unsupported:
+                raise
+            except InvalidArgumentError as e:  # an error TensorFlow's XLA compiler gives too
+                e.op = node
                 raise
             except Exception as e:  # JAX refused what the lowering built: name the node
                 raise Unsupported(node, f"XLA cannot compile it here ({type(e).__name__}: "

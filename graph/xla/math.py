@@ -6,10 +6,12 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from graph.xla.lowering import lowering
+from graph.xla.lowering import half_in_float32, lowering
 
 _ELEMENTWISE = {
-    "AddV2": jnp.add, "Sub": jnp.subtract, "Mul": jnp.multiply, "RealDiv": jnp.true_divide,
+    "AddV2": jnp.add, "Sub": jnp.subtract, "Mul": jnp.multiply,
+    # (JAX divides float16 by a broadcast value as a product with its reciprocal)
+    "RealDiv": half_in_float32(jnp.true_divide),
 
     "Maximum": jnp.maximum, "Minimum": jnp.minimum,
     "SquaredDifference": lambda x, y: jnp.square(x - y),
@@ -20,11 +22,21 @@ _ELEMENTWISE = {
     "Neg": jnp.negative, "Abs": jnp.abs, "Square": jnp.square, "Sign": jnp.sign,
     "Relu": lambda x: jnp.maximum(x, jnp.zeros((), x.dtype)),
     "Tanh": jnp.tanh, "Exp": jnp.exp, "Log": jnp.log, "Sqrt": jnp.sqrt, "Rsqrt": lax.rsqrt,
-    "Sigmoid": jax.nn.sigmoid, "Sin": jnp.sin, "Cos": jnp.cos, "Floor": jnp.floor,
+    "Sin": jnp.sin, "Cos": jnp.cos, "Floor": jnp.floor,
     "Ceil": jnp.ceil, "Round": jnp.round,  # half to even, as TensorFlow rounds
     "Invert": jnp.invert,
     "SelectV2": jnp.where,
 }
+
+
+@lowering("Sigmoid")
+def _sigmoid(ctx, node, x):
+    """XLA's logistic: ``1 / (1 + exp(-x))``, a float16 one rounded after each step."""
+    if x.dtype != jnp.float16:
+        return jax.nn.sigmoid(x)
+    exp, add, div = (half_in_float32(f) for f in (jnp.exp, jnp.add, jnp.divide))
+    one = jnp.ones((), x.dtype)
+    return div(one, add(one, exp(-x)))
 
 
 def _floor_div(x, y):

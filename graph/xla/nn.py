@@ -9,15 +9,30 @@ import jax.numpy as jnp
 import numpy as np
 
 from graph.ops.nn import _dilation_geometry, _lowest, _pool_geometry
-from graph.xla.lowering import lowering, static_value
+from graph.xla.lowering import half_in_float32, lowering, static_value
 
 _ACTIVATIONS = {
     "Relu6": lambda x: jnp.clip(x, 0, 6).astype(x.dtype),
     "Elu": jax.nn.elu, "Selu": jax.nn.selu, "Softplus": jax.nn.softplus,
     "Softsign": jax.nn.soft_sign,
-    "Softmax": jax.nn.softmax, "LogSoftmax": jax.nn.log_softmax,
-    "L2Loss": lambda x: jnp.sum(jnp.square(x)) / 2,
+    "Softmax": lambda x: _softmax(x, log=False), "LogSoftmax": lambda x: _softmax(x, log=True),
+    "L2Loss": lambda x: jnp.sum(jnp.square(x), dtype=_sum_type(x.dtype)).astype(x.dtype) / 2,
 }
+
+
+def _sum_type(dtype):
+    return jnp.float32 if dtype == jnp.float16 else dtype
+
+
+def _softmax(x, log: bool):
+    """TensorFlow's XLA softmax: the sum of exponentials accumulated in float32 for float16,
+    each float16 step rounded on its own."""
+    shifted = half_in_float32(jnp.subtract)(x, jnp.max(x, axis=-1, keepdims=True))
+    e = half_in_float32(jnp.exp)(shifted)
+    total = jnp.sum(e, axis=-1, keepdims=True, dtype=_sum_type(x.dtype)).astype(x.dtype)
+    if log:
+        return half_in_float32(jnp.subtract)(shifted, half_in_float32(jnp.log)(total))
+    return half_in_float32(jnp.divide)(e, total)
 
 for _name, _fn in _ACTIVATIONS.items():
     lowering(_name)((lambda fn: lambda ctx, node, x: fn(x))(_fn))
@@ -37,7 +52,7 @@ def _bias_add(ctx, node, value, bias):
 
 @lowering("SoftmaxCrossEntropyWithLogits")
 def _xent(ctx, node, features, labels):
-    log_p = jax.nn.log_softmax(features)
+    log_p = _softmax(features, log=True)
     return -jnp.sum(labels * log_p, axis=-1), jnp.exp(log_p) - labels
 
 
@@ -45,7 +60,7 @@ def _xent(ctx, node, features, labels):
 def _sparse_xent(ctx, node, features, labels):
     """Loss and its gradient; an out-of-range label gives NaN, as TensorFlow's XLA kernel does
     (there is no run-time error in a compiled program)."""
-    log_p = jax.nn.log_softmax(features)
+    log_p = _softmax(features, log=True)
     onehot = jax.nn.one_hot(labels, features.shape[-1], dtype=features.dtype)
     loss = -jnp.sum(onehot * log_p, axis=-1)
     valid = (labels >= 0) & (labels < features.shape[-1])

@@ -5,10 +5,11 @@ Under ``jit_compile=True`` TensorFlow draws a seeded stateless op (and a
 (graph/ops/random.py: the same key and counter, the same uint32 words, so the
 integers agree), but turns the bits into floats as XLA's ``prng`` library does:
 a float's mantissa from the *high* bits (``(bits >> 9) * 2**-23``; a double
-from two words, the second one high), normals by Box-Muller over pairs of
-neighbouring uniforms laid out as XLA splits the shape in halves, truncated
-normals by the inverse CDF. The same here, in JAX, for seeds and states known
-only at run time.
+from two words, the second one high; a half from the low 10 bits of a word),
+normals by Box-Muller over pairs of neighbouring uniforms laid out as XLA
+splits the shape in halves, truncated normals by the inverse CDF; an int64
+seed counts by its low 32 bits. The same here, in JAX, for seeds and states
+known only at run time.
 """
 from __future__ import annotations
 
@@ -64,14 +65,15 @@ def _words64(value):
 
 def key_counter(seed, philox_state: bool):
     """(key words, counter words) of a [2] seed (scrambled by one Philox block, as
-    StatelessRandomGetKeyCounter) or of a Generator's [counter_lo, counter_hi, key] state."""
+    StatelessRandomGetKeyCounter; an int64 seed by its low 32 bits, as TensorFlow's XLA
+    kernel reads it) or of a Generator's [counter_lo, counter_hi, key] state."""
     if philox_state:
         c0, c1 = _words64(seed[0])
         c2, c3 = _words64(seed[1])
         return _words64(seed[2]), (c0, c1, c2, c3)
-    s0, s1 = _words64(seed[0]), _words64(seed[1])
+    low = jnp.asarray(seed).astype(_U32)
     key = (_U32(_SEED_KEY & 0xFFFFFFFF), _U32(_SEED_KEY >> 32))
-    mix = _blocks(key, (s0[0], s0[1], s1[0], s1[1]), 1)[0]
+    mix = _blocks(key, (low[0], _U32(0), low[1], _U32(0)), 1)[0]
     return (mix[0], mix[1]), (_U32(0), _U32(0), mix[2], mix[3])
 
 
@@ -81,7 +83,10 @@ def bits(key, counter, count: int):
 
 
 def _unit(key, counter, n: int, dtype):
-    """``n`` uniforms in [0, 1) of float32/float64 ``dtype``, XLA's way (high bits)."""
+    """``n`` uniforms in [0, 1) of ``dtype``, XLA's way: a float32/float64 mantissa from the
+    high bits, a float16 one from the low 10 bits of a word."""
+    if np.dtype(dtype) == np.float16:
+        return (bits(key, counter, n) & _U32(0x3FF)).astype(jnp.float16) * np.float16(2.0 ** -10)
     if np.dtype(dtype) == np.float64:
         w = bits(key, counter, 2 * n).reshape(n, 2).astype(jnp.uint64)
         wide = w[:, 0] | w[:, 1] << jnp.uint64(32)

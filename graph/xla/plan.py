@@ -40,6 +40,19 @@ _VARIABLE_OPS = frozenset({"ReadVariableOp", "AssignVariableOp", "AssignAddVaria
                            "AssignSubVariableOp"})
 
 
+def _without_jax_note(e: InvalidArgumentError) -> InvalidArgumentError:
+    """``e`` (an error the compiler reports, raised while JAX traced) without the note JAX
+    adds about its hidden frames: the message is TensorFlow's."""
+    notes = getattr(e, "__notes__", None)
+    if notes:
+        e.__notes__ = [n for n in notes if "JAX" not in n]
+    return e
+
+
+_STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialized",
+           "optimized_hlo_dot", "stablehlo")
+
+
 class _NeedsConstants(Exception):
     """Raised while tracing: the graph inputs at ``positions`` must be compile-time constants."""
 
@@ -101,13 +114,19 @@ class XlaPlan:
             outs = lower_graph(ctx, self.graph, list(feeds), self.fetches)
         except Unsupported as e:
             if e.constant:
-                wanted = constant_sources(self.graph, e.node) - set(self._constant)
+                wanted = constant_sources(self.graph, *e.sources) - set(self._constant)
                 if wanted:
                     raise _NeedsConstants(wanted) from None
             raise unsupported_error(self.graph.name, [(e.node, e.reason)]) from None
         return self._layout.pack(outs), tuple(ctx.state["vars"][r] for r in self._written)
 
     # -- compile-time-constant inputs -----------------------------------------------------
+    def can_make_constant(self, nodes) -> bool:
+        """Whether a value that ``nodes`` of the top graph compute would be a compile-time
+        constant if the program were compiled for the values of more of the graph's inputs."""
+        return all(n.graph is self.graph for n in nodes) and \
+            bool(constant_sources(self.graph, *nodes) - set(self._constant))
+
     def _add_constants(self, positions: set[int]):
         self._constant = tuple(sorted(set(self._constant) | positions))
         self._specializations.clear()
@@ -153,11 +172,14 @@ class XlaPlan:
 
     def _execute(self, jitted, args):
         """Runs ``jitted`` on ``args`` and writes the variables it assigns back."""
-        if self._x64:
-            with self._jax.enable_x64(True):
+        try:
+            if self._x64:
+                with self._jax.enable_x64(True):
+                    outs, written = jitted(*args)
+            else:
                 outs, written = jitted(*args)
-        else:
-            outs, written = jitted(*args)
+        except InvalidArgumentError as e:
+            raise _without_jax_note(e) from None
         for r, value in zip(self._written, written):
             resources.write(r, np.asarray(value))
         return self._layout.unpack(outs)
@@ -184,6 +206,8 @@ class XlaPlan:
             except _NeedsConstants as e:
                 self._add_constants(e.positions)
                 return self._call_specialized(feeds)
+            except InvalidArgumentError as e:
+                raise _without_jax_note(e) from None
         return call
 
     def _stateful_call(self, *feeds):
@@ -203,8 +227,17 @@ class XlaPlan:
         return self
 
     # -- looking at the program -----------------------------------------------------------
-    def compiler_ir(self, feeds, stage: str = "hlo") -> str:
-        """The program's text for these inputs: ``stage`` 'hlo', 'stablehlo' or 'optimized_hlo'."""
+    def compiler_ir(self, feeds, stage: str = "hlo") -> str | bytes:
+        """The program for these inputs: ``stage`` 'hlo' or 'optimized_hlo' (text),
+        'hlo_serialized' or 'optimized_hlo_serialized' (an HloModuleProto's bytes), as
+        TensorFlow's; also 'stablehlo' (JAX's text)."""
+        if stage not in _STAGES:
+            raise ValueError(f"Invalid stage selected: {stage!r}. Valid values are: 'hlo', "
+                             "'hlo_serialized', 'optimized_hlo', 'optimized_hlo_serialized', "
+                             "'optimized_hlo_dot'")
+        if stage == "optimized_hlo_dot":
+            raise NotImplementedError("experimental_get_compiler_ir(stage='optimized_hlo_dot'): "
+                                      "the Graphviz form is not available here")
         self._check_count(feeds)
         while True:
             jitted, rest = self._specialized(feeds) if self._constant else (self._jitted, feeds)
@@ -216,10 +249,12 @@ class XlaPlan:
                         return lowered.as_text(dialect="hlo")
                     if stage == "stablehlo":
                         return lowered.as_text()
+                    if stage == "hlo_serialized":
+                        return lowered.compiler_ir("hlo").as_serialized_hlo_module_proto()
+                    compiled = lowered.compile()
                     if stage == "optimized_hlo":
-                        return lowered.compile().as_text()
-                break
+                        return compiled.as_text()
+                    module = compiled.runtime_executable().hlo_modules()[0]
+                    return module.as_serialized_hlo_module_proto()
             except _NeedsConstants as e:
                 self._add_constants(e.positions)
-        raise ValueError(f"Unknown compiler IR stage {stage!r}; use 'hlo', 'stablehlo' or "
-                         "'optimized_hlo'")

@@ -10,7 +10,7 @@ Stateless ops (``StatelessRandom*``) and a ``tf.random.Generator``'s draws
 of uniforms, normals, truncated normals, integers and categorical samples are
 TensorFlow's XLA values (philox.py), whether the seed is known at compile time
 or not (they are never folded: the numpy kernels give TensorFlow's CPU values,
-which differ). The other stateless ops (gamma, Poisson, binomial, half floats)
+which differ). The other stateless ops (gamma, Poisson, binomial)
 draw with JAX's generator, keyed by the seed: deterministic, but other values
 (TensorFlow's XLA has no kernel for gamma, Poisson and binomial).
 """
@@ -116,7 +116,7 @@ def _stateful(ctx, node, *inputs):
 
 
 # Stateless ops drawn as TensorFlow's XLA draws them: op -> (sampler, dtypes it covers)
-_FLOATS = (np.float32, np.float64)
+_FLOATS = (np.float16, np.float32, np.float64)
 _INTS = (np.int32, np.int64, np.uint32, np.uint64)
 _PHILOX = {"StatelessRandomUniformV2": (philox.uniform, _FLOATS),
            "StatelessRandomNormalV2": (philox.normal, _FLOATS),
@@ -131,7 +131,7 @@ def _tensorflows_xla_draw(node, seed, inputs):
         jnp.asarray(seed), node.attrs.get("philox_state", False))
     if node.op == "StatelessMultinomial":
         logits, num_samples = inputs
-        if logits.dtype not in _FLOATS:
+        if logits.dtype not in _FLOATS[1:]:  # (TensorFlow's XLA refuses float16 logits)
             return None
         n = int(static_value(num_samples, node, "num_samples"))
         return philox.multinomial(*key_counter(), logits, n, _dtype(node))

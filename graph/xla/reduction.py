@@ -15,11 +15,17 @@ def _axis(node):
     return None if axis is None else tuple(axis)
 
 
+def _accumulator(dtype):
+    """The dtype sums and products run in: float32 for float16, as TensorFlow's XLA kernels
+    accumulate (XlaHelpers::SumAccumulationType); the result is cast back."""
+    return jnp.float32 if dtype == jnp.float16 else dtype
+
+
 @lowering("Sum", "Prod", "Max", "Min", "Any", "All")
 def _reduce(ctx, node, x):
     fn = {"Sum": jnp.sum, "Prod": jnp.prod, "Max": jnp.max, "Min": jnp.min,
           "Any": jnp.any, "All": jnp.all}[node.op]
-    kwargs = {"dtype": x.dtype} if node.op in ("Sum", "Prod") else {}
+    kwargs = {"dtype": _accumulator(x.dtype)} if node.op in ("Sum", "Prod") else {}
     if node.op in ("Max", "Min") and x.size == 0:  # TensorFlow's identity: -inf / +inf
         dtype = x.dtype
         big = jnp.inf if jnp.issubdtype(dtype, jnp.floating) else jnp.iinfo(dtype).max
@@ -35,8 +41,7 @@ def _mean(ctx, node, x):
         total = jnp.sum(x, axis=axis, dtype=x.dtype, keepdims=keep)
         count = x.size if axis is None else math.prod(x.shape[a] for a in axis)
         return lax.div(total, jnp.asarray(max(count, 1), x.dtype)) if count else total * 0
-    acc = jnp.float32 if x.dtype == jnp.float16 else x.dtype
-    return jnp.mean(x, axis=axis, dtype=acc, keepdims=keep)
+    return jnp.mean(x, axis=axis, dtype=_accumulator(x.dtype), keepdims=keep)
 
 
 @lowering("ArgMax", "ArgMin")
@@ -48,8 +53,8 @@ def _arg(ctx, node, x):
 @lowering("Cumsum", "Cumprod", "CumulativeLogsumexp")
 def _scan(ctx, node, x):
     axis = node.attrs["axis"]
-    fn = {"Cumsum": lambda v: jnp.cumsum(v, axis=axis, dtype=v.dtype),
-          "Cumprod": lambda v: jnp.cumprod(v, axis=axis, dtype=v.dtype),
+    fn = {"Cumsum": lambda v: jnp.cumsum(v, axis=axis, dtype=_accumulator(v.dtype)),
+          "Cumprod": lambda v: jnp.cumprod(v, axis=axis, dtype=_accumulator(v.dtype)),
           "CumulativeLogsumexp": lambda v: lax.cumlogsumexp(v, axis=axis)}[node.op]
     identity = {"Cumsum": 0, "Cumprod": 1, "CumulativeLogsumexp": -jnp.inf}[node.op]
     if node.attrs.get("reverse"):

@@ -5,7 +5,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.scipy import special as sp
 
-from graph.xla.lowering import lowering
+from graph.xla.lowering import half_in_float32, lowering
 
 
 def _no_nan(fn):
@@ -43,15 +43,6 @@ for _name, _fn in _FUNCTIONS.items():
 # The numpy kernels compute in float64 and cast back; these compute in the input's precision
 # (float16 in float32), with the kernels' values at the edges (nan outside the domains).
 
-def _in_float32(fn):
-    """``fn`` computed in float32 for float16 arguments (JAX's series need the range)."""
-    def run(*xs):
-        half = xs[0].dtype == jnp.float16
-        out = fn(*(x.astype(jnp.float32) for x in xs) if half else xs)
-        return out.astype(jnp.float16) if half else out
-    return run
-
-
 def _polygamma(n, x):
     """jax's polygamma takes integer orders only; TensorFlow's is nan for the others."""
     integer = (n >= 0) & (n == jnp.floor(n))
@@ -85,7 +76,7 @@ _SCIPY = {
 
 for _name, _fn in _SCIPY.items():
     lowering(_name)((lambda fn: lambda ctx, node, *xs: fn(*jnp.broadcast_arrays(*xs)))(
-        _in_float32(_fn)))
+        half_in_float32(_fn)))
 
 
 @lowering("InvertPermutation")
