@@ -66,6 +66,7 @@ class _DeviceState:
         self.inter_op_threads = 0
         self.jit = False
         self.optimizer_options: dict = {}
+        self.cpu_logical: list | None = None  # set_logical_device_configuration of the CPU
 
 
 _DEVICES = _DeviceState()
@@ -98,9 +99,12 @@ def _jax_gpus() -> tuple:
 
 
 def list_logical_devices(device_type=None) -> list:
-    """``[LogicalDevice(name='/device:CPU:0', device_type='CPU')]`` (or [])."""
-    return [_CPU_LOGICAL] if _CPU in _DEVICES.visible and _matches(_CPU_LOGICAL, device_type) \
-        else []
+    """``[LogicalDevice(name='/device:CPU:0', device_type='CPU')]`` (or []); one per logical
+    CPU after ``set_logical_device_configuration`` split it."""
+    if _CPU not in _DEVICES.visible or not _matches(_CPU_LOGICAL, device_type):
+        return []
+    n = len(_DEVICES.cpu_logical or [None])
+    return [LogicalDevice(name=f"/device:CPU:{i}", device_type="CPU") for i in range(n)]
 
 
 def get_visible_devices(device_type=None) -> list:
@@ -156,15 +160,15 @@ def reset_memory_stats(device: str) -> None:
 
 
 def set_logical_device_configuration(device, logical_devices) -> None:
+    """Splits the CPU into logical CPUs (``/device:CPU:0``, ``/device:CPU:1``...): a
+    MirroredStrategy then has one replica per logical CPU (run one after the other here)."""
     _known_device(device)
-    if logical_devices is not None and len(logical_devices) > 1:
-        raise NotImplementedError("Splitting the CPU into several logical devices is not "
-                                  "supported: this runtime has one device")
+    _DEVICES.cpu_logical = None if logical_devices is None else list(logical_devices)
 
 
 def get_logical_device_configuration(device):
     _known_device(device)
-    return None
+    return None if _DEVICES.cpu_logical is None else list(_DEVICES.cpu_logical)
 
 
 def enable_op_determinism() -> None:

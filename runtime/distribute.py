@@ -1,21 +1,29 @@
-"""``tf.distribute``: the default (single-device) strategy, and nothing that needs several.
+"""``tf.distribute``: the default (single-device) strategy, and replicas on logical CPUs.
 
 Code written for distribution strategies runs unchanged on one device with
 TensorFlow's default strategy: ``get_strategy()`` outside any ``scope()``,
 whose ``run(fn, args)`` just calls ``fn``, ``num_replicas_in_sync`` is 1 and
 ``reduce`` of a (per-replica = plain) value is the value itself (or its
 reduction along ``axis``). ``OneDeviceStrategy`` is the same on a named
-device, and so are ``MirroredStrategy`` and its kin on their default (this
-machine's one) device, as in TensorFlow on a one-CPU machine. Strategies over
-several devices or workers (``MirroredStrategy(["/cpu:0", "/cpu:1"])``,
-``TPUStrategy``...) raise NotImplementedError when created: this runtime
-runs every op on the one CPU.
+device, and so is ``MirroredStrategy`` on this machine's one CPU.
+
+When ``tf.config.set_logical_device_configuration`` splits the CPU into N
+logical CPUs, ``MirroredStrategy()`` has N replicas, as in TensorFlow:
+``run`` calls the function once per replica (one after the other) and gives
+``PerReplica`` values, ``reduce`` combines them, and a distributed dataset
+splits each batch between the replicas (TensorFlow's rebatching). What needs
+replicas to talk while they run (``all_reduce``, ``merge_call``, optimizer
+updates) is refused with N > 1. Multi-worker and TPU strategies raise.
 """
 from __future__ import annotations
 
 import enum
 import threading
 import types
+
+from runtime import context, nest
+from runtime.ops.core import convert_to_tensor
+from runtime.tensor import Tensor
 
 __all__ = ["CentralStorageStrategy", "InputContext", "InputOptions", "MirroredStrategy",
            "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ParameterServerStrategy",
@@ -41,7 +49,7 @@ class ReduceOp(enum.Enum):
 class _Local(threading.local):
     def __init__(self):
         self.stack: list[Strategy] = []  # strategies whose scope() is entered
-        self.replica: list[Strategy] = []  # strategies running a replica function (run)
+        self.replica: list = []  # (strategy, replica id) of the replica functions running
 
 
 _local = _Local()
@@ -105,11 +113,11 @@ class StrategyExtended:
 
     @property
     def parameter_devices(self) -> tuple:
-        return (self._device,)
+        return self._strategy._devices
 
     @property
     def worker_devices(self) -> tuple:
-        return (self._device,)
+        return self._strategy._devices
 
     @property
     def experimental_require_static_shapes(self) -> bool:
@@ -128,10 +136,11 @@ class StrategyExtended:
 
 
 class Strategy:
-    """A distribution strategy on one device: every method is the single-replica case."""
+    """A distribution strategy: one replica per device of ``devices`` (one by default)."""
 
-    def __init__(self, device: str = "/device:CPU:0"):
+    def __init__(self, device: str = "/device:CPU:0", devices: tuple = ()):
         self._device = device
+        self._devices = tuple(devices) or (device,)
         self._extended = StrategyExtended(self, device)
 
     @property
@@ -140,7 +149,7 @@ class Strategy:
 
     @property
     def num_replicas_in_sync(self) -> int:
-        return 1
+        return len(self._devices)
 
     @property
     def cluster_resolver(self):
@@ -150,36 +159,70 @@ class Strategy:
         return _Scope(self)
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        """Calls ``fn(*args, **kwargs)`` on the one replica and returns its result."""
-        _local.replica.append(self)
-        try:
-            return fn(*args, **(kwargs or {}))
-        finally:
-            _local.replica.pop()
+        """Calls ``fn(*args, **kwargs)`` once per replica, each with its part of the
+        ``PerReplica`` arguments; one replica's result as it is, several as ``PerReplica``
+        (a Python value every replica returned equal is returned once, as in TensorFlow)."""
+        kwargs = kwargs or {}
+        n = self.num_replicas_in_sync
+        results = []
+        for i in range(n):
+            _local.replica.append((self, i))
+            try:
+                results.append(fn(*_replica_part(args, i), **_replica_part(kwargs, i)))
+            finally:
+                _local.replica.pop()
+        if n == 1:
+            return results[0]
+        return nest.map_structure(lambda *values: _regroup(values), *results)
 
     def reduce(self, reduce_op, value, axis=None):
-        """Combines the replicas' values (one here); with ``axis``, reduces along it too."""
+        """Combines the replicas' values; with ``axis``, reduces along it too (MEAN over
+        every element of every replica)."""
+        from runtime.ops import array_ops, math_ops
         op = ReduceOp(reduce_op.upper()) if isinstance(reduce_op, str) else ReduceOp(reduce_op)
+        if not isinstance(value, PerReplica):
+            if self.num_replicas_in_sync > 1 and op is ReduceOp.SUM:
+                raise ValueError(f"A non-DistributedValues value {convert_to_tensor(value)!s} "
+                                 f"cannot be reduced with the given reduce op {op}.")
+            value = PerReplica((value,))
+        parts = [convert_to_tensor(v) for v in value.values]
         if axis is None:
-            return value
-        from runtime.ops import math_ops
+            total = parts[0] if len(parts) == 1 else math_ops.add_n(parts)
+            return total if op is ReduceOp.SUM else math_ops.truediv(total, len(parts)) \
+                if total.dtype.is_floating else math_ops.floordiv(total, len(parts))
+        sums = [math_ops.reduce_sum(v, axis=axis) for v in parts]
+        total = sums[0] if len(sums) == 1 else math_ops.add_n(sums)
         if op is ReduceOp.SUM:
-            return math_ops.reduce_sum(value, axis=axis)
-        return math_ops.reduce_mean(value, axis=axis)
+            return total
+        counts = [math_ops.reduce_prod(array_ops.gather(array_ops.shape(v), axis))
+                  for v in parts]
+        count = counts[0] if len(counts) == 1 else math_ops.add_n(counts)
+        return math_ops.divide(total, math_ops.cast(count, total.dtype))
 
     def experimental_distribute_dataset(self, dataset, options=None):
-        return dataset
+        """The dataset itself with one replica; else each batch split between the replicas."""
+        if self.num_replicas_in_sync == 1:
+            return dataset
+        return DistributedDataset(dataset, self.num_replicas_in_sync, split=True)
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
-        return dataset_fn(InputContext())
+        """``dataset_fn``'s dataset (one input pipeline); with several replicas each takes
+        the next element in turn."""
+        n = self.num_replicas_in_sync
+        dataset = dataset_fn(InputContext(num_replicas_in_sync=n))
+        return dataset if n == 1 else DistributedDataset(dataset, n, split=False)
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
     def experimental_local_results(self, value) -> tuple:
-        return (value,)
+        return value.values if isinstance(value, PerReplica) else (value,)
 
     def gather(self, value, axis):
-        return value
+        """The replicas' values concatenated along ``axis``."""
+        if not isinstance(value, PerReplica):
+            return value
+        from runtime.ops import array_ops
+        return array_ops.concat([convert_to_tensor(v) for v in value.values], axis)
 
     def __repr__(self) -> str:
         return f"<{type(self).__module__}.{type(self).__name__} on {self._device}>"
@@ -207,6 +250,18 @@ def _canonical_device(device: str, strategy: str = "OneDeviceStrategy") -> str:
     return "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
+def _logical_cpu(device: str, logical: list):
+    """``device``'s full name if it is one of the ``logical`` CPUs, else None."""
+    d = str(device).lstrip("/").lower()
+    for prefix in ("job:localhost/replica:0/task:0/", "device:"):
+        d = d[len(prefix):] if d.startswith(prefix) else d
+    kind, _, index = d.partition(":")
+    name = f"/device:CPU:{index or 0}"
+    if kind != "cpu" or name not in logical:
+        return None
+    return f"/job:localhost/replica:0/task:0/device:CPU:{index or 0}"
+
+
 def _unsupported(name: str) -> NotImplementedError:
     return NotImplementedError(
         f"tf.distribute.{name} is not supported on more than one device: this runtime runs "
@@ -223,15 +278,20 @@ def _multi_device(name: str):
 
 
 class MirroredStrategy(Strategy):
-    """``tf.distribute.MirroredStrategy(devices=None)``: one replica per device, which on this
-    one-device runtime is the single-replica strategy (as TensorFlow on a one-CPU machine).
-    Naming more than one device raises."""
+    """``tf.distribute.MirroredStrategy(devices=None)``: one replica per device (every logical
+    CPU by default: one, unless ``tf.config.set_logical_device_configuration`` split it)."""
 
     def __init__(self, devices=None, cross_device_ops=None):
-        devices = list(devices) if devices is not None else ["/device:CPU:0"]
-        if len(devices) != 1:
-            raise _unsupported(type(self).__name__)
-        super().__init__(_canonical_device(devices[0], type(self).__name__))
+        from runtime import config
+        logical = [d.name for d in config.list_logical_devices("CPU")]
+        devices = list(devices) if devices is not None else logical
+        names = []
+        for d in devices:
+            name = _logical_cpu(d, logical)
+            if name is None:
+                raise _unsupported(type(self).__name__)
+            names.append(name)
+        super().__init__(names[0], tuple(names))
 
 
 class MultiWorkerMirroredStrategy(Strategy):
@@ -257,10 +317,11 @@ _DEFAULT = _DefaultStrategy()
 
 
 class ReplicaContext:
-    """``tf.distribute.get_replica_context()``: replica 0 of 1."""
+    """``tf.distribute.get_replica_context()``: replica ``replica_id`` of the strategy's."""
 
-    def __init__(self, strategy: Strategy):
+    def __init__(self, strategy: Strategy, replica_id: int = 0):
         self._strategy = strategy
+        self._replica_id = replica_id
 
     @property
     def strategy(self) -> Strategy:
@@ -268,18 +329,28 @@ class ReplicaContext:
 
     @property
     def num_replicas_in_sync(self) -> int:
-        return 1
+        return self._strategy.num_replicas_in_sync
 
     @property
     def replica_id_in_sync_group(self):
         from runtime.ops.core import constant
-        return constant(0)
+        return constant(self._replica_id)
 
     def all_reduce(self, reduce_op, value, options=None):
+        self._single("all_reduce")
         return value
 
     def merge_call(self, merge_fn, args=(), kwargs=None):
+        self._single("merge_call")
         return merge_fn(self._strategy, *args, **(kwargs or {}))
+
+    def _single(self, what: str) -> None:
+        if self._strategy.num_replicas_in_sync > 1:
+            raise NotImplementedError(
+                f"ReplicaContext.{what} with {self._strategy.num_replicas_in_sync} replicas: "
+                "replicas run one after the other here, so they cannot exchange values while "
+                "they run. Return the values from strategy.run and combine them with "
+                "strategy.reduce instead.")
 
 
 def get_strategy() -> Strategy:
@@ -301,7 +372,137 @@ def get_replica_context():
     """The replica context (None in a cross-replica context, as in TensorFlow)."""
     if in_cross_replica_context():
         return None
-    return ReplicaContext(_local.replica[-1] if _local.replica else get_strategy())
+    if _local.replica:
+        return ReplicaContext(*_local.replica[-1])
+    return ReplicaContext(get_strategy())
+
+
+# -- values of several replicas ---------------------------------------------------------------
+
+class PerReplica:
+    """One value per replica (``strategy.run``'s results, a distributed dataset's elements)."""
+
+    def __init__(self, values):
+        self.values = tuple(values)
+
+    @property
+    def _values(self) -> tuple:
+        return self.values
+
+    def _text(self, show) -> str:
+        lines = "".join(f"  {i}: {show(v)}{',' if i + 1 < len(self.values) else ''}\n"
+                        for i, v in enumerate(self.values))
+        return f"PerReplica:{{\n{lines}}}"
+
+    def __repr__(self) -> str:
+        return self._text(repr)
+
+    def __str__(self) -> str:
+        return self._text(str)
+
+
+def _replica_part(structure, i: int):
+    """``structure`` with each PerReplica replaced by replica ``i``'s value."""
+    return nest.map_structure(lambda v: v.values[i] if isinstance(v, PerReplica) else v,
+                              structure)
+
+
+def _regroup(values: tuple):
+    """The replicas' values of one output: a Python value they all share once, else
+    PerReplica."""
+    first = values[0]
+    if not isinstance(first, Tensor) and all(v is first or v == first for v in values[1:]):
+        return first
+    return PerReplica(values)
+
+
+def _split_batch(element, n: int) -> PerReplica:
+    """A batch split between ``n`` replicas as TensorFlow rebatches it: each takes up to
+    ``ceil(batch / n)`` rows in order (the last ones may get fewer, or none)."""
+    from runtime.ops import array_ops, math_ops
+
+    def part(t, i):
+        t = convert_to_tensor(t)
+        size = array_ops.shape(t)[0]
+        chunk = math_ops.floordiv(math_ops.add(size, n - 1), n)
+        start = math_ops.minimum(math_ops.multiply(chunk, i), size)
+        stop = math_ops.minimum(math_ops.add(start, chunk), size)
+        return t[start:stop]
+    parts = [nest.map_structure(lambda t: part(t, i), element) for i in range(n)]
+    return PerReplica(parts) if not isinstance(element, (tuple, list, dict)) else \
+        nest.map_structure(lambda *vs: PerReplica(vs), *parts)
+
+
+class DistributedDataset:
+    """A dataset whose elements are PerReplica values: each batch split between the
+    replicas (``experimental_distribute_dataset``), or ``n`` consecutive elements, one per
+    replica (``distribute_datasets_from_function``)."""
+
+    def __init__(self, dataset, n: int, split: bool):
+        self._dataset, self._n, self._split = dataset, n, split
+
+    @property
+    def element_spec(self):
+        return self._dataset.element_spec
+
+    def __iter__(self) -> "DistributedIterator":
+        return DistributedIterator(iter(self._dataset), self._n, self._split)
+
+    def _autograph_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts):
+        iterator = self._dataset if self._split else iter(self._dataset)
+        return _staged_for(iterator, self._n, self._split, extra_test, body, get_state,
+                           set_state, symbol_names, opts)
+
+
+class DistributedIterator:
+    """``iter(distributed_dataset)``: ``next()`` gives the next PerReplica element."""
+
+    def __init__(self, iterator, n: int, split: bool):
+        self._iterator, self._n, self._split = iterator, n, split
+
+    def __iter__(self) -> "DistributedIterator":
+        return self
+
+    def __next__(self):
+        return self.get_next()
+
+    def get_next(self):
+        if self._split:
+            return _split_batch(next(self._iterator), self._n)
+        if not context.executing_eagerly():
+            raise NotImplementedError(
+                "Iterating a dataset of distribute_datasets_from_function with several replicas "
+                "inside a tf.function is not supported: use experimental_distribute_dataset.")
+        parts = [next(self._iterator)]
+        for _ in range(self._n - 1):
+            parts.append(next(self._iterator, None))
+        parts = [p if p is not None else nest.map_structure(lambda t: t[:0], parts[0])
+                 for p in parts]
+        if isinstance(parts[0], (tuple, list, dict)):
+            return nest.map_structure(lambda *vs: PerReplica(vs), *parts)
+        return PerReplica(parts)
+
+    def _autograph_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts):
+        return _staged_for(self._iterator, self._n, self._split, extra_test, body, get_state,
+                           set_state, symbol_names, opts)
+
+
+def _staged_for(iterable, n: int, split: bool, extra_test, body, get_state, set_state,
+                symbol_names, opts):
+    """A ``for`` over a distributed dataset: the underlying dataset's loop, each element split
+    between the replicas before the body sees it."""
+    if not split:
+        if context.executing_eagerly():
+            for element in DistributedIterator(iter(iterable), n, False):
+                if extra_test is not None and not extra_test():
+                    break
+                body(element)
+            return None
+        raise NotImplementedError(
+            "Iterating a dataset of distribute_datasets_from_function with several replicas "
+            "inside a tf.function is not supported: use experimental_distribute_dataset.")
+    return iterable._autograph_for_stmt(extra_test, lambda element: body(_split_batch(element, n)),
+                                        get_state, set_state, symbol_names, opts)
 
 
 # ``tf.distribute.experimental``: where TensorFlow keeps these strategies' older names.
