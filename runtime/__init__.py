@@ -49,9 +49,12 @@ from runtime.trace_type import types  # noqa: F401
 from runtime.gradients import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401
 from runtime.gradients.custom_gradient import (custom_gradient, grad_pass_through,  # noqa: F401
                                                recompute_grad)
+# ``tf.gradients`` is the function (the name stands no longer for the package runtime.gradients).
+from runtime.gradients.symbolic import gradients, hessians  # noqa: F401,E402
 from runtime import autodiff  # noqa: F401
 from runtime import keras  # noqa: F401
-from runtime.keras import optimizers  # noqa: F401  (tf.optimizers is tf.keras.optimizers)
+# tf.optimizers, tf.losses, tf.metrics, tf.initializers are Keras's modules under short names.
+from runtime.keras import initializers, losses, metrics, optimizers  # noqa: F401
 from runtime import image, io, linalg, nn, saved_model, signal, test, train  # noqa: F401
 # The top-level aliases (tf.einsum, tf.cumsum, tf.map_fn, tf.device...): each module's __all__.
 from runtime.ops.nn_ops import *  # noqa: F401,F403,E402

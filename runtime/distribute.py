@@ -377,6 +377,18 @@ def get_replica_context():
     return ReplicaContext(get_strategy())
 
 
+def check_single_replica_write(variable_name: str) -> None:
+    """Refuses a variable update inside ``strategy.run`` with several replicas: they run one
+    after the other here, so each would apply it again (TensorFlow aggregates them)."""
+    if _local.replica and _local.replica[-1][0].num_replicas_in_sync > 1:
+        raise NotImplementedError(
+            f"Updating {variable_name} inside strategy.run with "
+            f"{_local.replica[-1][0].num_replicas_in_sync} replicas is not supported: replicas "
+            "run one after the other here and would each apply the update. Return the values "
+            "from strategy.run, combine them with strategy.reduce, and update the variable "
+            "outside run.")
+
+
 # -- values of several replicas ---------------------------------------------------------------
 
 class PerReplica:

@@ -13,8 +13,8 @@ from runtime.ops.nn_ops import (  # noqa: F401
 from runtime.ops.nn_extra import (  # noqa: F401
     approx_max_k, approx_min_k, batch_norm_with_global_normalization, collapse_repeated,
     ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss, dilation2d, embedding_lookup_sparse,
-    erosion2d, isotonic_regression, local_response_normalization, lrn, max_pool_with_argmax,
-    nce_loss, safe_embedding_lookup_sparse, sampled_softmax_loss)
+    erosion2d, fixed_unigram_candidate_sampler, isotonic_regression,
+    local_response_normalization, lrn, max_pool_with_argmax, nce_loss, safe_embedding_lookup_sparse, sampled_softmax_loss)
 from types import SimpleNamespace as _Namespace  # noqa: E402
 from runtime.ops.nn_ops import stateless_dropout as _stateless_dropout  # noqa: E402
 experimental = _Namespace(stateless_dropout=_stateless_dropout)  # tf.nn.experimental

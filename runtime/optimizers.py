@@ -252,29 +252,33 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     """Adam with Keras's defaults and its bias-corrected step size."""
 
-    _slot_labels = {"m": "momentum", "v": "velocity"}
+    _slot_labels = {"m": "momentum", "v": "velocity", "vhat": "velocity_hat"}
 
     def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
                  epsilon: float = 1e-7, amsgrad: bool = False, weight_decay=None, clipnorm=None,
                  clipvalue=None, global_clipnorm=None, name: str | None = None):
         super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
-        if amsgrad:
-            raise NotImplementedError("Adam(amsgrad=True) is not supported")
         self._beta_1, self._beta_2, self._epsilon = float(beta_1), float(beta_2), float(epsilon)
-        self._slot_names = ("m", "v")
+        self.amsgrad = bool(amsgrad)  # (the step divides by the largest second moment seen)
+        self._slot_names = ("m", "v") + (("vhat",) if amsgrad else ())
 
     def _apply_dense(self, g, var) -> None:
+        """Keras 3's step, operation for operation (``1 - beta_1`` is a Python float)."""
         dtype = var.dtype
         step = M.cast(M.add(self.iterations, np.int64(1)), dtype)
-        b1 = convert_to_tensor(self._beta_1, dtype=dtypes.float64)
-        b2 = convert_to_tensor(self._beta_2, dtype=dtypes.float64)
-        b1, b2 = M.cast(b1, dtype), M.cast(b2, dtype)
-        b1_power, b2_power = M.pow(b1, step), M.pow(b2, step)
-        lr = M.multiply(self._lr(var), M.realdiv(M.sqrt(M.subtract(1.0, b2_power)),
-                                                 M.subtract(1.0, b1_power)))
+
+        def const(value):
+            return M.cast(convert_to_tensor(value, dtype=dtypes.float64), dtype)
+        b1_power, b2_power = M.pow(const(self._beta_1), step), M.pow(const(self._beta_2), step)
+        alpha = M.realdiv(M.multiply(self._lr(var), M.sqrt(M.subtract(1.0, b2_power))),
+                          M.subtract(1.0, b1_power))
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
-        new_m = M.add(M.multiply(m, b1), M.multiply(dense(g), M.subtract(1.0, b1)))
-        new_v = M.add(M.multiply(v, b2), M.multiply(rowwise(M.square, g), M.subtract(1.0, b2)))
+        new_m = M.add(m, M.multiply(M.subtract(dense(g), m), const(1 - self._beta_1)))
+        new_v = M.add(v, M.multiply(M.subtract(rowwise(M.square, g), v), const(1 - self._beta_2)))
         m.assign(new_m)
         v.assign(new_v)
-        var.assign_sub(M.realdiv(M.multiply(lr, new_m), M.add(M.sqrt(new_v), self._epsilon)))
+        if self.amsgrad:
+            v_hat = self.get_slot(var, "vhat")
+            new_v = M.maximum(v_hat, new_v)
+            v_hat.assign(new_v)
+        var.assign_sub(M.realdiv(M.multiply(new_m, alpha), M.add(M.sqrt(new_v), self._epsilon)))

@@ -206,4 +206,5 @@ experimental = SimpleNamespace(Generator=Generator, get_global_generator=get_glo
                                set_global_generator=set_global_generator,
                                stateless_split=split, stateless_fold_in=fold_in)
 
-from runtime.ops.nn_extra import log_uniform_candidate_sampler, uniform_candidate_sampler  # noqa: F401,E402,E501
+from runtime.ops.nn_extra import (fixed_unigram_candidate_sampler,  # noqa: F401,E402
+                                  log_uniform_candidate_sampler, uniform_candidate_sampler)

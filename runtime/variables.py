@@ -17,12 +17,15 @@ import numpy as np
 from graph import dtypes, resources
 from graph.dtypes import as_dtype
 from graph.errors import InvalidArgumentError
+from graph.ir import Graph
 from graph.shapes import TensorShape, as_shape
 from graph.registry import get_op
 from runtime import context
 from runtime import name_scope as _name_scope
+from runtime.distribute import check_single_replica_write
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.ops import operators
+from runtime.ops.random_ops import count_op_seeds_with
 from runtime.origin import current_origin
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, _numpy_text
 from runtime.variable_enums import VariableAggregation, VariableSynchronization
@@ -80,9 +83,9 @@ class Variable:
             raise ValueError("tf.Variable needs an initial_value")
         graph = context.current_graph()  # (its name scope prefixes the name, as TensorFlow's)
         scope = _name_scope.current_eager_scope() if graph is None else graph.scope_prefix
+        if callable(initial_value):
+            initial_value = _call_initial_value(initial_value)
         with context.init_scope():  # state is created once, outside any graph being built
-            if callable(initial_value):
-                initial_value = initial_value()
             if isinstance(initial_value, SymbolicTensor):
                 initial_value = _lift_initial_value(initial_value)
             if isinstance(initial_value, Variable):
@@ -251,6 +254,7 @@ class Variable:
         return t
 
     def _write(self, op: str, value, what: str, read_value: bool):
+        check_single_replica_write(self._name)
         t = self._converted(value, what)
         if context.current_graph() is None:
             apply_op(op, [t], attrs=self._attrs())
@@ -413,14 +417,55 @@ _SlicedEager.__name__ = _SlicedEager.__qualname__ = "EagerTensor"
 _SlicedSymbolic.__name__ = _SlicedSymbolic.__qualname__ = "SymbolicTensor"
 
 
-def _lift_initial_value(t: SymbolicTensor) -> EagerTensor:
-    """Computes now a symbolic initial value that depends on constants only.
+# The graphs runtime.keras runs a ``call`` or ``build`` in to make a layer's weights (Keras 3
+# makes those variables lazily and initializes them eagerly, under ``tf.init_scope``).
+_KERAS_SCRATCH_GRAPHS = ("scratch", "build")
 
-    ``tf.Variable(tf.zeros([2]))`` inside a function being traced records the
-    zeros into the graph; the variable's state is created outside it, so the
-    value is folded here. A value that needs the function's inputs or state
-    cannot be, and is refused with the fix.
+
+def _initializer_graph():
+    """The graph a callable initial value is built in, as TensorFlow builds it: the function
+    being traced, or None when eager or in one of runtime.keras's scratch graphs."""
+    graph = context.current_graph()
+    if graph is None:
+        return None
+    root = graph
+    while root.outer is not None:
+        root = root.outer
+    return None if root.name in _KERAS_SCRATCH_GRAPHS else graph
+
+
+def _call_initial_value(fn):
+    """``fn()``, a variable's callable initial value.
+
+    While a function is traced, TensorFlow builds it in that function's graph and computes it
+    once, lifted out: its unseeded random ops take the function's next op seeds and draw the
+    first values of their seeds. So it is built here in a graph aside, numbered with the
+    function's, and computed at once; a value that cannot be computed so (it reads the
+    function's tensors or state) is made eagerly instead.
     """
+    graph = _initializer_graph()
+    if graph is not None:
+        aside = Graph("initializer")
+        count_op_seeds_with(aside, graph)
+        with context.building(aside):
+            value = fn()
+        if not (isinstance(value, SymbolicTensor) and value._output.node.graph is aside):
+            return value
+        computed = _compute(value, fresh_random=True)
+        if isinstance(computed, EagerTensor):
+            return computed
+    with context.init_scope():
+        return fn()
+
+
+def _seeded_random(opdef) -> bool:
+    return opdef.build is not None and "seed2" in opdef.kernel_attrs
+
+
+def _compute(t: SymbolicTensor, fresh_random: bool = False):
+    """The value of ``t`` computed now, or the first node it depends on that cannot run
+    outside its graph (a placeholder, state; a seeded random op unless ``fresh_random``:
+    then it runs as a new op, from the start of its seeds' stream)."""
     target = t._output.node
     needed, stack = set(), [target]
     while stack:
@@ -429,26 +474,45 @@ def _lift_initial_value(t: SymbolicTensor) -> EagerTensor:
             needed.add(id(node))
             stack.extend(i.node for i in node.inputs)
             stack.extend(node.control_inputs)
-    values = {}
-    for node in target.graph.nodes:
-        if id(node) not in needed:
+    nodes = [node for node in target.graph.nodes if id(node) in needed]
+    for node in nodes:
+        opdef = get_op(node.op)
+        if node.op == "Const":
             continue
+        if node.op == "Placeholder" or opdef.kernel is None or \
+                opdef.stateful and not (fresh_random and _seeded_random(opdef)):
+            return node
+    values = {}
+    for node in nodes:
         if node.op == "Const":
             values[node.output(0)] = node.attrs["value"]
             continue
         opdef = get_op(node.op)
-        if node.op == "Placeholder" or opdef.stateful or opdef.kernel is None:
-            raise ValueError(
-                f"tf.Variable at {current_origin()} got the symbolic tensor {t.name} as its "
-                f"initial value, which depends on {node.name!r} ({node.op}): a variable's "
-                "initial value must be computable outside the function being traced. Pass a "
-                "Python/numpy value or a callable, or create the variable outside the "
-                "tf.function.")
-        result = opdef.run_eager([values[i] for i in node.inputs], node.attrs)
+        inputs = [values[i] for i in node.inputs]
+        result = opdef.make_kernel(node, None)(*inputs) if opdef.stateful else \
+            opdef.run_eager(inputs, node.attrs)
         outs = [result] if len(node.outputs) == 1 else list(result)
         for j, value in enumerate(outs):
             values[node.output(j)] = value
     return EagerTensor(values[t._output], t.dtype)
+
+
+def _lift_initial_value(t: SymbolicTensor) -> EagerTensor:
+    """Computes now a symbolic initial value that depends on constants only.
+
+    ``tf.Variable(tf.zeros([2]))`` inside a function being traced records the
+    zeros into the graph; the variable's state is created outside it, so the
+    value is folded here. A value that needs the function's inputs or state
+    cannot be, and is refused with the fix.
+    """
+    computed = _compute(t, fresh_random=True)
+    if isinstance(computed, EagerTensor):
+        return computed
+    raise ValueError(
+        f"tf.Variable at {current_origin()} got the symbolic tensor {t.name} as its initial "
+        f"value, which depends on {computed.name!r} ({computed.op}): a variable's initial "
+        "value must be computable outside the function being traced. Pass a Python/numpy "
+        "value or a callable, or create the variable outside the tf.function.")
 
 
 class _VariableRef:

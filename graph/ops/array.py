@@ -38,21 +38,36 @@ def _int(inp) -> int | None:
 def _shape_value(inp) -> list | None:
     """The value of a shape-like vector input, with None for the entries known only later.
 
-    Like TensorFlow's ``constant_value_as_shape``: besides constants it sees
-    through ``Pack`` of scalars (``tf.stack([n, 2])``) and ``Shape`` of a
-    partially known tensor, so ``tf.zeros([n, 2])`` keeps its static 2.
+    Like TensorFlow's partial shape evaluation (``constant_value_as_shape``): besides
+    constants it sees through ``Pack`` of scalars (``tf.stack([n, 2])``), ``Shape`` of a
+    partially known tensor, a slice of a shape and a ``ConcatV2`` of shapes, so
+    ``tf.zeros([n, 2])`` keeps its static 2 and ``tf.concat([tf.shape(x)[:-1], [3]], 0)``
+    keeps the known dimensions of ``x``.
     """
     values = _ints(inp)
     if values is not None:
         return values
     node = getattr(inp, "node", None)
-    if node is None:
+    if node is None or inp.shape.rank != 1:
         return None
     if node.op == "Pack" and node.attrs.get("axis", 0) == 0 and \
             all(i.shape.rank == 0 for i in node.inputs):
         return [_int(i) for i in node.inputs]
     if node.op == "Shape" and node.inputs[0].shape.rank is not None:
         return list(node.inputs[0].shape.as_tuple())
+    if node.op in ("Cast", "Identity"):
+        return _shape_value(node.inputs[0])
+    if node.op == "ConcatV2" and _int(node.inputs[-1]) in (0, -1):
+        parts = [_shape_value(i) for i in node.inputs[:-1]]
+        return None if any(p is None for p in parts) else [d for p in parts for d in p]
+    if node.op == "StridedSlice" and len(node.attrs["spec"]) == 1 and \
+            node.attrs["spec"][0][0] == "slice":
+        bounds = [_int(node.inputs[b[1]]) if isinstance(b, (tuple, list)) else b
+                  for b in node.attrs["spec"][0][1:]]
+        known = all(b is not None or not isinstance(raw, (tuple, list))
+                    for b, raw in zip(bounds, node.attrs["spec"][0][1:]))
+        whole = _shape_value(node.inputs[0]) if known and bounds[2] != 0 else None
+        return None if whole is None else whole[slice(*bounds)]
     return None
 
 

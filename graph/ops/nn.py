@@ -1141,18 +1141,109 @@ class _Words:
         return (lo | hi << 32) % n
 
 
-def _log_uniform(words, range_max):
-    value = int(np.exp(words.double() * np.log1p(range_max))) - 1
-    return value % range_max
+    def float32(self) -> np.float32:
+        """Uint32ToFloat: 23 mantissa bits of [1, 2), minus 1."""
+        bits = np.uint32((127 << 23) | (self.next() & 0x7FFFFF))
+        return np.frombuffer(bits.tobytes(), np.float32)[0] - np.float32(1.0)
+
+    def exact_uniform(self, n: int) -> int:
+        """ExactUniformInt<uint32>: a mask for powers of two, else rejection of the low rest."""
+        if n & (n - 1) == 0:
+            return self.next() & (n - 1)
+        rest = (1 << 32) % n
+        x = self.next()
+        while x < rest:
+            x = self.next()
+        return x % n
 
 
-def _log_uniform_p(value, range_max):
-    return np.float32(np.log((value + 2.0) / (value + 1.0)) / np.log1p(range_max))
+class _LogUniform:
+    def __init__(self, attrs):
+        self.range_max = int(attrs["range_max"])
+
+    def sample(self, words) -> int:
+        value = int(np.exp(words.double() * np.log1p(self.range_max))) - 1
+        return value % self.range_max
+
+    def probability(self, value) -> np.float32:
+        return np.float32(np.log((value + 2.0) / (value + 1.0)) / np.log1p(self.range_max))
 
 
-_SAMPLERS = {"LogUniformCandidateSampler": (_log_uniform, _log_uniform_p),
-             "UniformCandidateSampler": (lambda w, n: w.uniform64(n),
-                                         lambda v, n: np.float32(1.0 / n))}
+class _Uniform:
+    def __init__(self, attrs):
+        self.range_max = int(attrs["range_max"])
+
+    def sample(self, words) -> int:
+        return words.uniform64(self.range_max)
+
+    def probability(self, value) -> np.float32:
+        return np.float32(1.0 / self.range_max)
+
+
+class _FixedUnigram:
+    """TensorFlow's FixedUnigramSampler: ``unigrams`` (or a vocab file's last column) raised to
+    ``distortion``, after ``num_reserved_ids`` zero weights, this shard's ids only, drawn by
+    Walker's alias method (DistributionSampler)."""
+
+    def __init__(self, attrs):
+        n_shards, shard = int(attrs["num_shards"]), int(attrs["shard"])
+        counts = list(attrs["unigrams"]) or _vocab_counts(attrs["vocab_file"])
+        weights = [np.float32(0.0)] * len(range(shard, int(attrs["num_reserved_ids"]), n_shards))
+        for word_id, w in enumerate(counts, start=int(attrs["num_reserved_ids"])):
+            if word_id % n_shards == shard:
+                weights.append(np.float32(np.float32(w) ** np.float32(attrs["distortion"])))
+        if len(weights) != int(attrs["range_max"]):
+            raise _error(f"FixedUnigramCandidateSampler: range_max must equal the number of "
+                         f"ids of this shard ({len(weights)}), got {attrs['range_max']}")
+        self.weights = weights
+        self.total = np.float32(0.0)
+        for w in weights:
+            self.total = np.float32(self.total + w)
+        self.prob, self.alt = _alias_table(weights)
+
+    def sample(self, words) -> int:
+        r = words.float32()
+        idx = words.exact_uniform(len(self.weights))
+        return idx if r < self.prob[idx] else self.alt[idx]
+
+    def probability(self, value) -> np.float32:
+        if not 0 <= value < len(self.weights):
+            return np.float32(0.0)
+        return np.float32(self.weights[value] / self.total)
+
+
+def _vocab_counts(path: str) -> list:
+    if not path:
+        raise _error("FixedUnigramCandidateSampler: give either unigrams or vocab_file")
+    with open(path, encoding="utf-8") as f:
+        return [float(line.rstrip("\n").split(",")[-1]) for line in f if line.strip()]
+
+
+def _alias_table(weights) -> tuple[list, list]:
+    """DistributionSampler's table: float32 probabilities and alternatives, pairing the last
+    low bucket with the last high one."""
+    n = len(weights)
+    total = sum(float(w) for w in weights)
+    p = [float(w) * n / total for w in weights]
+    alt = [-1] * n
+    low = [i for i in range(n) if p[i] < 1.0]
+    high = [i for i in range(n) if p[i] >= 1.0]
+    while high and low:
+        lo, hi = low.pop(), high.pop()
+        alt[lo] = hi
+        p[hi] -= 1.0 - p[lo]
+        (low if p[hi] < 1.0 else high).append(hi)
+    prob = [np.float32(v) for v in p]
+    for i in high + low:
+        prob[i], alt[i] = np.float32(1.0), i
+    return prob, alt
+
+
+_SAMPLERS = {"LogUniformCandidateSampler": (_LogUniform, ()),
+             "UniformCandidateSampler": (_Uniform, ()),
+             "FixedUnigramCandidateSampler": (_FixedUnigram, (
+                 "vocab_file", "distortion", "num_reserved_ids", "num_shards", "shard",
+                 "unigrams"))}
 
 
 def _expected(p, batch, tries):
@@ -1163,19 +1254,18 @@ def _expected(p, batch, tries):
     return np.float32(-np.expm1(np.float32(tries) * np.float32(np.log1p(-p))))
 
 
-def _sample_candidates(op, words, true, num_sampled, unique, range_max):
-    sample, prob = _SAMPLERS[op]
+def _sample_candidates(sampler, words, true, num_sampled, unique):
     picked, seen, tries = [], set(), 0
     while len(picked) < num_sampled:
-        value = sample(words, range_max)
+        value = sampler.sample(words)
         tries += 1
         if not unique or value not in seen:
             seen.add(value)
             picked.append(value)
     sampled = np.array(picked, dtype=np.int64)
-    expected_sampled = np.array([_expected(prob(v, range_max), num_sampled, tries)
+    expected_sampled = np.array([_expected(sampler.probability(v), num_sampled, tries)
                                  for v in picked], dtype=np.float32)
-    expected_true = np.array([[_expected(prob(int(v), range_max), num_sampled, tries)
+    expected_true = np.array([[_expected(sampler.probability(int(v)), num_sampled, tries)
                                for v in row] for row in true],
                              dtype=np.float32).reshape(true.shape)
     return sampled, expected_true, expected_sampled
@@ -1183,27 +1273,29 @@ def _sample_candidates(op, words, true, num_sampled, unique, range_max):
 
 def _register_sampler(op):
     from graph.ops import random as R
-    attrs = ("num_true", "num_sampled", "unique", "range_max")
+    make, extra_attrs = _SAMPLERS[op]
+    attrs = ("num_true", "num_sampled", "unique", "range_max") + extra_attrs
 
-    def run(stream, true, num_true, num_sampled, unique, range_max):
+    def run(stream, sampler, true, num_sampled, unique):
         key, counter = stream.reserve(512 * num_sampled)  # TF reserves 2048 * n 32-bit samples
-        return _sample_candidates(op, _Words(key, counter), np.asarray(true), num_sampled,
-                                  unique, range_max)
+        return _sample_candidates(sampler, _Words(key, counter), np.asarray(true), num_sampled,
+                                  unique)
 
     def eager_kernel(true, seed=0, seed2=0, **kwargs):
         stream = R._eager_generator(R._kernel_key(op, [true], kwargs) + (seed, seed2), seed,
                                     seed2, R.PhiloxStream)
-        return run(stream, true, **kwargs)
+        return run(stream, make(kwargs), true, kwargs["num_sampled"], kwargs["unique"])
 
     def build(node, compile_subgraph):
         seed, seed2 = node.attrs.get("seed", 0), node.attrs.get("seed2", 0)
-        extra = {k: node.attrs[k] for k in attrs}
+        sampler = make(node.attrs)
+        num_sampled, unique = node.attrs["num_sampled"], node.attrs["unique"]
         state = [None, None]
 
         def kernel(true):
             if state[1] != R._epoch[0]:
                 state[0], state[1] = R.PhiloxStream(seed, seed2), R._epoch[0]
-            return run(state[0], true, **extra)
+            return run(state[0], sampler, true, num_sampled, unique)
         return kernel
 
     register_op(op, _sampler_infer(op), eager_kernel, kernel_attrs=("seed", "seed2") + attrs,

@@ -20,10 +20,10 @@ state) and draw from it on every run: the same seed gives the same values,
 eagerly, staged and after saving.
 
 Uniform, normal, truncated normal, integer and categorical samples and
-shuffles, stateful and stateless, and stateless Poisson samples are TensorFlow's
+shuffles and Poisson samples, stateful and stateless, are TensorFlow's
 own values: Philox4x32-10 bits (the ``Philox`` section) converted as TensorFlow's
 CPU kernels convert them, a stateful op's stream moving on as TensorFlow reserves
-it. Gamma, stateful Poisson and binomial samples come from numpy's PCG64
+it. Gamma and binomial samples come from numpy's PCG64
 instead, so their values are not TensorFlow's.
 """
 from __future__ import annotations
@@ -152,12 +152,6 @@ def _stateless_gamma(gen, shape, alpha):
     return gen.standard_gamma(wide).astype(alpha.dtype)
 
 
-def _poisson(gen, shape, rate, dtype):
-    rate = np.asarray(rate, dtype=np.float64)
-    size = _size(shape) + rate.shape
-    return gen.poisson(np.broadcast_to(rate, size)).astype(as_dtype(dtype).numpy_dtype)
-
-
 # -- Poisson: TensorFlow's own samples ----------------------------------------------------
 # Sample i (of rate r = i // per_rate) reads the Philox stream from block 256 * i, taking the
 # two doubles of each block last one first; rates below 10 use Knuth's product of uniforms,
@@ -245,6 +239,17 @@ def _philox_poisson(key, counter, shape, rate, dtype):
     if n:
         out[(samples % per_rate) * rates.size + samples // per_rate] = values
     return out.reshape(size).astype(as_dtype(dtype).numpy_dtype)
+
+
+def _philox_stateful_poisson(key, counter, shape, rate, dtype):
+    """RandomPoissonV2: ``shape + rate.shape`` samples, drawn as the stateless op draws them
+    from the stream's reserved blocks (256 per sample)."""
+    rate = np.asarray(rate)
+    return _philox_poisson(key, counter, list(_size(shape)) + list(rate.shape), rate, dtype)
+
+
+def _stateful_poisson_blocks(shape, rate, *rest) -> int:
+    return 256 * int(np.prod(_size(shape))) * int(np.asarray(rate).size)
 
 
 def _stateless_poisson_infer(inputs, attrs):
@@ -638,7 +643,8 @@ def _shuffle_blocks(value) -> int:
     return -(-(n - 1) // 4) if n > 1 else 0
 
 
-_stateful_blocks = {_philox_shuffle: _shuffle_blocks, _philox_multinomial: _multinomial_blocks}
+_stateful_blocks = {_philox_shuffle: _shuffle_blocks, _philox_multinomial: _multinomial_blocks,
+                    _philox_stateful_poisson: _stateful_poisson_blocks}
 # (others: 256 blocks per value drawn)
 
 
@@ -689,7 +695,7 @@ _register_stateful("RandomUniformInt", _int_infer, _philox_uniform_int)
 _register_stateful("Multinomial", _multinomial_infer, _philox_multinomial, ("output_dtype",))
 _register_stateful("RandomShuffle", _shuffle_infer, _philox_shuffle)
 _register_stateful("RandomGamma", _gamma_infer, _gamma, philox_bits=False)
-_register_stateful("RandomPoissonV2", _poisson_infer, _poisson, ("dtype",), philox_bits=False)
+_register_stateful("RandomPoissonV2", _poisson_infer, _philox_stateful_poisson, ("dtype",))
 
 _register_stateless("StatelessRandomUniformV2", _float_rule("StatelessRandomUniformV2"),
                     _philox_uniform,

@@ -44,13 +44,14 @@ def _call(f, args, kwargs):
     read: dict[int, variables.Variable] = {}
     with _paused_tapes(), _watching_reads(read):
         result, grad_fn = f(*args, **kwargs)
-    used = list(read.values())
+    flat_args = nest.flatten(args)  # a Variable passed in is an input, as in TensorFlow
+    used = [v for v in read.values() if all(v is not a for a in flat_args)]
     if used and "variables" not in inspect.signature(grad_fn).parameters \
             and not _takes_var_kwargs(grad_fn):
         raise TypeError("If using @custom_gradient with a function that uses variables, then "
                         "grad_fn must accept a keyword argument 'variables'.")
     flat_result = [convert_to_tensor(r) for r in nest.flatten(result)]
-    flat_args = [a for a in nest.flatten(args) if not isinstance(a, variables.Variable)]
+    flat_args = [convert_to_tensor(a) for a in flat_args]
     reads = [v.read_value() for v in used]
     inputs = flat_result + flat_args + reads
     n_out, n_args = len(flat_result), len(flat_args)

@@ -430,7 +430,7 @@ class GradientTape:
         """d(target[i])/d(source[i]) per example i: shaped ``[b] + target.shape[1:] +
         source.shape[1:]``, assuming examples do not depend on each other (as TensorFlow)."""
         self._check_usable()
-        unconnected = _unconnected(unconnected_gradients)
+        _unconnected(unconnected_gradients)  # validated only: unconnected is zeros here
         target = convert_to_tensor(target)
         if not target.shape.is_fully_defined() or target.shape.rank < 1:
             raise ValueError(f"GradientTape.batch_jacobian needs a target of known shape with "
@@ -454,9 +454,8 @@ class GradientTape:
         finally:
             self._persistent = persistent
         shape = dims + source.shape.as_list()[1:]
-        if all(g is None for g in rows):
-            return array_ops.zeros(shape, dtype=source.dtype) \
-                if unconnected is UnconnectedGradients.ZERO else None
+        if all(g is None for g in rows):  # zeros whatever ``unconnected_gradients`` says,
+            return array_ops.zeros(shape, dtype=target.dtype)  # as TensorFlow (compatibility)
         rows = [array_ops.zeros_like(source) if g is None else g for g in rows]
         return array_ops.reshape(array_ops.stack(rows, axis=1), shape)
 

@@ -144,8 +144,11 @@ def accuracy(y_true, y_pred):
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
+    """Whether ``y_pred > threshold`` is the label; bool or integer predictions compare as
+    float32, as Keras promotes them with its float32 threshold."""
     y_pred = convert_to_tensor(y_pred)
-    y_pred = M.cast(M.greater(y_pred, M.cast(threshold, y_pred.dtype)), y_pred.dtype)
+    dtype = y_pred.dtype if y_pred.dtype in (dtypes.float32, dtypes.float64) else dtypes.float32
+    y_pred = M.cast(M.greater(M.cast(y_pred, dtype), M.cast(threshold, dtype)), dtype)
     return accuracy(y_true, y_pred)
 
 

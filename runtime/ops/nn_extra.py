@@ -343,15 +343,17 @@ def isotonic_regression(inputs, decreasing=True, axis=-1):
 
 _SAMPLER_FIELDS = ("sampled_candidates", "true_expected_count", "sampled_expected_count")
 _SAMPLER_RESULTS = {op: collections.namedtuple(op, _SAMPLER_FIELDS)  # TensorFlow's op outputs
-                    for op in ("LogUniformCandidateSampler", "UniformCandidateSampler")}
+                    for op in ("LogUniformCandidateSampler", "UniformCandidateSampler",
+                               "FixedUnigramCandidateSampler")}
 
 
-def _candidate_sampler(op, true_classes, num_true, num_sampled, unique, range_max, seed, name):
+def _candidate_sampler(op, true_classes, num_true, num_sampled, unique, range_max, seed, name,
+                       **extra):
     from runtime.ops.random_ops import get_seed
     seed1, seed2 = get_seed(seed)
     true = convert_to_tensor(true_classes, dtype=dtypes.int64)
     attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled), "unique": bool(unique),
-             "range_max": int(range_max), "seed": seed1, "seed2": seed2}
+             "range_max": int(range_max), "seed": seed1, "seed2": seed2, **extra}
     return _SAMPLER_RESULTS[op](*apply_op(op, [true], attrs, name=name or op))
 
 
@@ -368,6 +370,21 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
     """Classes drawn uniformly from [0, range_max), TensorFlow's values."""
     return _candidate_sampler("UniformCandidateSampler", true_classes, num_true, num_sampled,
                               unique, range_max, seed, name)
+
+
+def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                                    vocab_file="", distortion=1.0, num_reserved_ids=0,
+                                    num_shards=1, shard=0, unigrams=(), seed=None, name=None):
+    """Classes drawn with probability proportional to ``unigrams`` (or the last column of
+    ``vocab_file``'s lines) to the power ``distortion``, TensorFlow's values."""
+    if bool(vocab_file) == bool(len(unigrams)):
+        raise ValueError("fixed_unigram_candidate_sampler needs exactly one of vocab_file and "
+                         "unigrams")
+    return _candidate_sampler(
+        "FixedUnigramCandidateSampler", true_classes, num_true, num_sampled, unique, range_max,
+        seed, name, vocab_file=str(vocab_file), distortion=float(distortion),
+        num_reserved_ids=int(num_reserved_ids), num_shards=int(num_shards), shard=int(shard),
+        unigrams=tuple(float(u) for u in unigrams))
 
 
 def _sum_rows(x):

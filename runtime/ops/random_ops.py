@@ -42,6 +42,7 @@ class _SeedState:
     global_seed: int | None = None
     eager_rng = _py_random.Random()
     graph_counters: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+    seed_owners: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 _state = _SeedState()
@@ -55,14 +56,26 @@ def set_seed(seed) -> None:
     reset_eager_generators()
 
 
+def _root(graph):
+    while graph.outer is not None:
+        graph = graph.outer
+    return graph
+
+
 def _next_graph_op_seed(graph) -> int:
     """0, 1, 2... for the random ops of a function without op seeds (TensorFlow's numbering)."""
-    root = graph
-    while root.outer is not None:
-        root = root.outer
+    root = _root(graph)
+    root = _state.seed_owners.get(root, root)
     count = _state.graph_counters.get(root, -1) + 1
     _state.graph_counters[root] = count
     return count
+
+
+def count_op_seeds_with(graph, owner) -> None:
+    """Unseeded random ops built in ``graph`` take their op seeds from ``owner``'s count: a
+    variable's initializer built aside for the function being traced numbers its random ops
+    as if it were built in that function, as TensorFlow builds it."""
+    _state.seed_owners[_root(graph)] = _root(owner)
 
 
 def get_seed(op_seed) -> tuple[int, int]:

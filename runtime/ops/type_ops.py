@@ -15,7 +15,7 @@ from runtime.tensor_array import TensorArray
 from runtime.tensor_spec import TensorSpec, TypeSpec
 from runtime.variable_enums import VariableAggregation, VariableSynchronization  # noqa: F401
 
-__all__ = ["IndexedSlices", "TensorArraySpec", "VariableAggregation",
+__all__ = ["IndexedSlices", "IndexedSlicesSpec", "TensorArraySpec", "VariableAggregation",
            "VariableSynchronization", "type_spec_from_value"]
 
 
@@ -47,6 +47,28 @@ class IndexedSlices:
         n = self._dense_shape.shape[0] if self._dense_shape.shape.rank == 1 else None
         return TensorShape(None if n is None else [None] * n)
 
+    # -- a composite tensor: returned from a tf.function or carried by a loop as its parts
+    @property
+    def _type_spec(self) -> "IndexedSlicesSpec":
+        values = self._values.shape
+        rows = TensorShape(None if values.rank is None else values.as_list()[:1])
+        indices = self._indices.shape
+        indices = indices.merge_with(rows) if indices.is_compatible_with(rows) and \
+            rows.rank is not None else indices
+        dense = TensorShape(None if values.rank is None else [None] + values.as_list()[1:])
+        if self._dense_shape is not None and self.shape.is_compatible_with(dense):
+            dense = dense.merge_with(self.shape)
+        return IndexedSlicesSpec(dense, self.dtype, self._indices.dtype,
+                                 None if self._dense_shape is None else self._dense_shape.dtype,
+                                 indices)
+
+    def _components(self) -> list:
+        parts = [self._values, self._indices]
+        return parts if self._dense_shape is None else parts + [self._dense_shape]
+
+    def _with_components(self, tensors) -> "IndexedSlices":
+        return IndexedSlices(*tensors)
+
     def _as_tensor(self) -> Tensor:
         if self._dense_shape is None:
             raise ValueError(f"Tensor conversion requested for IndexedSlices for argument "
@@ -61,6 +83,54 @@ class IndexedSlices:
     def __str__(self) -> str:  # (TensorFlow's repr is the default object one)
         shape = "" if self._dense_shape is None else f", dense_shape={str(self._dense_shape)}"
         return f"IndexedSlices(indices={str(self._indices)}, values={str(self._values)}{shape})"
+
+
+class IndexedSlicesSpec(TypeSpec):
+    """``tf.IndexedSlicesSpec(shape, dtype, indices_dtype, dense_shape_dtype, indices_shape)``:
+    the type of an ``IndexedSlices`` (``shape`` is the dense shape; no ``dense_shape_dtype``:
+    a value without ``dense_shape``)."""
+
+    __slots__ = ("_shape", "_dtype", "_indices_dtype", "_dense_shape_dtype", "_indices_shape")
+    value_type = IndexedSlices
+    _component_names = ("values", "indices", "dense_shape")
+
+    def __init__(self, shape=None, dtype=dtypes.float32, indices_dtype=dtypes.int64,
+                 dense_shape_dtype=None, indices_shape=None):
+        self._shape = as_shape(shape)
+        self._dtype = as_dtype(dtype)
+        self._indices_dtype = as_dtype(indices_dtype)
+        self._dense_shape_dtype = None if dense_shape_dtype is None else as_dtype(dense_shape_dtype)
+        self._indices_shape = as_shape([None] if indices_shape is None else indices_shape)
+        if self._indices_shape.rank != 1:
+            raise ValueError(f"Shape {self._indices_shape} must have rank 1")
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+
+    def _serialize(self) -> tuple:
+        return (self._shape, self._dtype, self._indices_dtype, self._dense_shape_dtype,
+                self._indices_shape)
+
+    @property
+    def _component_specs(self) -> list:
+        rest = None if self._shape.rank is None else self._shape.as_list()[1:]
+        values = None if rest is None else self._indices_shape.as_list() + rest
+        specs = [TensorSpec(values, self._dtype),
+                 TensorSpec(self._indices_shape, self._indices_dtype)]
+        if self._dense_shape_dtype is not None:
+            specs.append(TensorSpec([self._shape.rank], self._dense_shape_dtype))
+        return specs
+
+    def _from_components(self, tensors) -> IndexedSlices:
+        return IndexedSlices(*tensors)
+
+    def _with_shape(self, shape) -> "IndexedSlicesSpec":
+        return IndexedSlicesSpec(shape, self._dtype, self._indices_dtype,
+                                 self._dense_shape_dtype, self._indices_shape)
+
+    def __repr__(self) -> str:
+        return (f"IndexedSlicesSpec({self._shape!r}, {self._dtype!r}, {self._indices_dtype!r}, "
+                f"{self._dense_shape_dtype!r}, {self._indices_shape!r})")
 
 
 class TensorArraySpec(TypeSpec):

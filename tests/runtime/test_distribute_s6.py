@@ -84,3 +84,13 @@ def test_without_a_split_the_strategy_has_one_replica():
     assert s.num_replicas_in_sync == 1
     ds = tf.data.Dataset.range(3)
     assert s.experimental_distribute_dataset(ds) is ds
+
+
+def test_variable_updates_inside_several_replicas_are_refused(two_replicas):
+    s = two_replicas
+    v = tf.Variable(1.0)
+    with pytest.raises(NotImplementedError, match="inside strategy.run with 2 replicas"):
+        s.run(lambda: v.assign_add(1.0))
+    assert float(v) == 1.0
+    tf.distribute.OneDeviceStrategy("/cpu:0").run(lambda: v.assign_add(1.0))
+    assert float(v) == 2.0

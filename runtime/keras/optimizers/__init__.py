@@ -2,11 +2,11 @@
 rules, which take a learning-rate schedule and ``weight_decay`` like Keras's."""
 from runtime.keras.optimizers import schedules  # noqa: F401
 from runtime.keras.optimizers.rules import (Adadelta, Adagrad, Adamax, AdamW, Ftrl,  # noqa: F401
-                                            Nadam, RMSprop)
+                                            Lion, Nadam, RMSprop)
 from runtime.optimizers import SGD, Adam, Optimizer  # noqa: F401
 
 _BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta,
-                                            Adamax, Nadam, Ftrl)}
+                                            Adamax, Nadam, Ftrl, Lion)}
 
 
 def get(identifier):

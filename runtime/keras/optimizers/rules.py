@@ -1,4 +1,7 @@
-"""Keras 3's update rules: RMSprop, Adagrad, AdamW, Adadelta, Adamax, Nadam, Ftrl.
+"""Keras 3's update rules: RMSprop, Adagrad, AdamW, Adadelta, Adamax, Nadam, Ftrl, Lion.
+
+Each rule is written as Keras 3 writes it, down to where a constant is a Python float
+(``1 - beta_1`` computed in double, then float32) and where a float32 tensor.
 
 Each rule reads its slots, computes the new values with tensor ops and assigns them, so
 it runs eagerly and records assignments inside a tf.function. Slots may start at a
@@ -50,13 +53,14 @@ class RMSprop(KerasOptimizer):
         g = dense(grad)
         rho = _const(self.rho, var.dtype)
         velocity = self.get_slot(var, "velocity")
-        new_velocity = M.add(M.multiply(rho, velocity), M.multiply(M.subtract(1.0, rho),
-                                                                   rowwise(M.square, grad)))
+        new_velocity = M.add(M.multiply(rho, velocity),
+                             M.multiply(_const(1 - self.rho, var.dtype), rowwise(M.square, grad)))
         velocity.assign(new_velocity)
         denominator = new_velocity
         if self.centered:
             average = self.get_slot(var, "average_gradient")
-            new_average = M.add(M.multiply(rho, average), M.multiply(M.subtract(1.0, rho), g))
+            new_average = M.add(M.multiply(rho, average),
+                                M.multiply(_const(1 - self.rho, var.dtype), g))
             average.assign(new_average)
             denominator = M.subtract(denominator, M.square(new_average))
         increment = M.multiply(M.multiply(lr, g),
@@ -103,13 +107,13 @@ class Adadelta(KerasOptimizer):
         rho, eps = _const(self.rho, var.dtype), _const(self.epsilon, var.dtype)
         grad_acc = self.get_slot(var, "accumulated_grad")
         delta_acc = self.get_slot(var, "accumulated_delta_var")
-        new_grad_acc = M.add(M.multiply(rho, grad_acc), M.multiply(M.subtract(1.0, rho),
-                                                                   rowwise(M.square, grad)))
+        new_grad_acc = M.add(M.multiply(rho, grad_acc),
+                             M.multiply(_const(1 - self.rho, var.dtype), rowwise(M.square, grad)))
         grad_acc.assign(new_grad_acc)
         delta = M.negative(M.divide(M.multiply(M.sqrt(M.add(delta_acc, eps)), g),
                                     M.sqrt(M.add(new_grad_acc, eps))))
         delta_acc.assign(M.add(M.multiply(rho, delta_acc),
-                               M.multiply(M.subtract(1.0, rho), M.square(delta))))
+                               M.multiply(_const(1 - self.rho, var.dtype), M.square(delta))))
         var.assign_add(M.multiply(lr, delta))
 
 
@@ -140,8 +144,9 @@ class AdamW(_AdamFamily):
         alpha = M.divide(M.multiply(lr, M.sqrt(M.subtract(1.0, M.pow(b2, step)))),
                          M.subtract(1.0, M.pow(b1, step)))
         m, v = self.get_slot(var, "momentum"), self.get_slot(var, "velocity")
-        new_m = M.add(m, M.multiply(M.subtract(g, m), M.subtract(1.0, b1)))
-        new_v = M.add(v, M.multiply(M.subtract(rowwise(M.square, grad), v), M.subtract(1.0, b2)))
+        new_m = M.add(m, M.multiply(M.subtract(g, m), _const(1 - self.beta_1, dtype)))
+        new_v = M.add(v, M.multiply(M.subtract(rowwise(M.square, grad), v),
+                                    _const(1 - self.beta_2, dtype)))
         m.assign(new_m)
         v.assign(new_v)
         if self.amsgrad:
@@ -168,7 +173,7 @@ class Adamax(_AdamFamily):
         dtype = var.dtype
         b1, b2 = _const(self.beta_1, dtype), _const(self.beta_2, dtype)
         m, u = self.get_slot(var, "m"), self.get_slot(var, "u")
-        new_m = M.add(m, M.multiply(M.subtract(g, m), M.subtract(1.0, b1)))
+        new_m = M.add(m, M.multiply(M.subtract(g, m), _const(1 - self.beta_1, dtype)))
         new_u = M.maximum(M.multiply(b2, u), rowwise(M.abs, grad))
         m.assign(new_m)
         u.assign(new_u)
@@ -282,3 +287,24 @@ class Ftrl(KerasOptimizer):
         linear.assign(new_linear)
         accumulator.assign(new_accumulator)
         var.assign(M.divide(M.subtract(clipped, new_linear), quadratic))
+
+
+class Lion(KerasOptimizer):
+    """The sign of an interpolation of momentum and gradient is the step (Keras 3's Lion)."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, weight_decay=None,
+                 name=None, **clipping):
+        super().__init__(learning_rate, name, weight_decay, **clipping)
+        if beta_1 <= 0 or beta_1 > 1:
+            raise ValueError(f"Argument for `beta_1` must be in the interval (0, 1]. "
+                             f"Received: beta_1={beta_1}.")
+        self.beta_1, self.beta_2 = beta_1, beta_2
+        self._slot_names = ("momentum",)
+
+    def _update(self, grad, var, lr):
+        g = dense(grad)
+        b1, b2 = _const(self.beta_1, var.dtype), _const(self.beta_2, var.dtype)
+        m = self.get_slot(var, "momentum")
+        var.assign_sub(M.multiply(lr, M.sign(M.add(M.multiply(m, b1),
+                                                   M.multiply(g, M.subtract(1.0, b1))))))
+        m.assign(M.add(M.multiply(m, b2), M.multiply(g, M.subtract(1.0, b2))))
