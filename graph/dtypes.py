@@ -114,6 +114,10 @@ class DType:
         if not self.is_real:
             raise TypeError(f"Cannot find {which} value of {self} with type {self}.")
 
+    def __reduce__(self):
+        """Pickles by name, so an unpickled dtype is the same object (``dtype is string``)."""
+        return as_dtype, (self.name,)
+
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 

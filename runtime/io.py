@@ -28,6 +28,12 @@ def read_file(filename, name=None):
     return apply_op("ReadFile", [_string(filename)], name=name or "ReadFile")
 
 
+def matching_files(pattern, name=None):
+    """``tf.io.matching_files``: the files matching a glob pattern (or any of a vector of
+    them), sorted."""
+    return apply_op("MatchingFiles", [_string(pattern)], name=name or "MatchingFiles")
+
+
 def write_file(filename, contents, name=None):
     return apply_op("WriteFile", [_string(filename), _string(contents)], name=name or "WriteFile")
 
@@ -189,7 +195,14 @@ VarLenFeature = _namedtuple("VarLenFeature", ["dtype"])
 RaggedFeature = _namedtuple(
     "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"],
     defaults=[None, (), dtypes.int32, False])
+RaggedFeature.RowLengths = _namedtuple("RowLengths", ["key"])
+RaggedFeature.RowSplits = _namedtuple("RowSplits", ["key"])
+RaggedFeature.UniformRowLength = _namedtuple("UniformRowLength", ["length"])
+SparseFeature = _namedtuple("SparseFeature", ["index_key", "value_key", "dtype", "size",
+                                              "already_sorted"], defaults=[False])
 FixedLenFeature.__doc__ = "``tf.io.FixedLenFeature``: a dense feature of a known shape."
+SparseFeature.__doc__ = ("``tf.io.SparseFeature``: a SparseTensor of dense shape ``size`` "
+                         "whose indices and values are other (int64, ``dtype``) features.")
 FixedLenSequenceFeature.__doc__ = ("``tf.io.FixedLenSequenceFeature``: a dense feature of any "
                                    "number of items of ``shape``, padded to the longest.")
 VarLenFeature.__doc__ = "``tf.io.VarLenFeature``: a feature parsed as a SparseTensor."
@@ -214,10 +227,100 @@ def _parse(serialized, features, name):
     if not features:
         raise ValueError("Invalid argument: features cannot be empty.")
     serialized = _string(serialized)
-    attrs, defaults, kinds = _parse_attrs(features, sequence=False)
+    plain = _plain_features(features)
+    attrs, defaults, kinds = _parse_attrs(plain, sequence=False)
     out = apply_op("ParseExampleV2", [serialized] + defaults, attrs, name=name)
     out = list(out) if isinstance(out, tuple) else [out]
-    return _parsed(out, features, kinds, serialized.shape.rank == 0)
+    single = serialized.shape.rank == 0
+    return _with_composite_features(_parsed(out, plain, kinds, single), features, single)
+
+
+def _index_keys(feature) -> list:
+    return list(feature.index_key) if isinstance(feature.index_key, (list, tuple)) \
+        else [feature.index_key]
+
+
+def _parts(key, feature) -> list:
+    """The plain features a SparseFeature (index and value VarLenFeatures) or a
+    RaggedFeature with partitions (ragged values and int64 partition features) is built
+    from, as TensorFlow parses them; [] for a plain feature."""
+    if isinstance(feature, SparseFeature):
+        return [(k, VarLenFeature(dtypes.int64)) for k in _index_keys(feature)] + [
+            (feature.value_key, VarLenFeature(feature.dtype))]
+    if isinstance(feature, RaggedFeature) and feature.partitions:
+        splits = feature.row_splits_dtype
+        return [(feature.value_key or key, RaggedFeature(feature.dtype, row_splits_dtype=splits))
+                ] + [(p.key, RaggedFeature(dtypes.int64, row_splits_dtype=splits))
+                     for p in feature.partitions if hasattr(p, "key")]
+    return []
+
+
+def _plain_features(features) -> dict:
+    """The features with each composite one replaced by the plain features of its parts."""
+    plain = {k: f for k, f in features.items() if not _parts(k, f)}
+    for key, feature in features.items():
+        for k, part in _parts(key, feature):
+            if plain.setdefault(k, part) != part:
+                raise ValueError(f"Conflicting type for feature '{k}' of {type(feature).__name__} "
+                                 f"'{key}': {plain[k]} and {part}")
+    return plain
+
+
+def _with_composite_features(result: dict, features, single: bool) -> dict:
+    """``result`` with the composite features built from their parts, and parts not asked
+    for left out."""
+    built = {k: _sparse_feature(result, f) if isinstance(f, SparseFeature) else
+             _partitioned(result, k, f, single) for k, f in features.items() if _parts(k, f)}
+    if not built:
+        return result
+    out = {k: v for k, v in result.items() if k in features and k not in built}
+    out.update(built)
+    return out
+
+
+def _partitioned(result: dict, key, feature, single: bool):
+    """A RaggedFeature's values partitioned from the innermost partition out; in a batch
+    each partition is one row per example, so its flat values partition the flat values and
+    its row lengths regroup them by example."""
+    from runtime.ops import array_ops, math_ops
+    from runtime.ragged.ragged_tensor import RaggedTensor
+    rt = result[feature.value_key or key]
+    for part in reversed(feature.partitions):
+        if not hasattr(part, "key"):   # UniformRowLength
+            rt = array_ops.reshape(rt, [-1, part.length]) if single and \
+                not isinstance(rt, RaggedTensor) else RaggedTensor.from_uniform_row_length(
+                    rt, part.length) if single else RaggedTensor.from_row_lengths(
+                    RaggedTensor.from_uniform_row_length(rt.values, part.length),
+                    rt.row_lengths() // part.length)
+            continue
+        p = result[part.key]
+        if type(part).__name__ == "RowSplits":
+            p = p[1:] - p[:-1] if single else p[:, 1:] - p[:, :-1]
+        lengths = math_ops.cast(p if single else p.values, feature.row_splits_dtype)
+        rt = RaggedTensor.from_row_lengths(rt if single else rt.values, lengths)
+        if not single:
+            rt = RaggedTensor.from_row_lengths(rt, math_ops.cast(
+                p.row_lengths(), feature.row_splits_dtype))
+    return rt
+
+
+def _sparse_feature(result: dict, feature):
+    """A SparseFeature's SparseTensor built from its parts (indices in canonical order
+    unless ``already_sorted``)."""
+    from runtime.ops import array_ops, math_ops
+    from runtime.sparse.sparse_ops import reorder
+    from runtime.sparse.sparse_tensor import SparseTensor
+    ids = [result[k] for k in _index_keys(feature)]
+    size = list(feature.size) if isinstance(feature.size, (list, tuple)) else [feature.size]
+    indices = array_ops.concat([ids[0].indices[:, :-1]] + [
+        array_ops.expand_dims(i.values, 1) for i in ids], 1)
+    shape = array_ops.concat([ids[0].dense_shape[:-1], math_ops.cast(
+        convert_to_tensor(size), dtypes.int64)], 0)
+    known = ids[0].shape
+    value = SparseTensor(indices, result[feature.value_key].values, shape)._with_static_shape(
+        TensorShape(None) if known.rank is None else
+        TensorShape(known.as_list()[:-1] + [int(d) for d in size]))
+    return value if feature.already_sorted else reorder(value)
 
 
 def parse_single_sequence_example(serialized, context_features=None, sequence_features=None,
@@ -261,7 +364,8 @@ def _parse_attrs(features, sequence: bool):
 
 
 def _parsed(out, features, kinds, single):
-    """The result dict (keys sorted) of a parse op's outputs."""
+    """The result dict of a parse op's outputs: sparse, dense then ragged keys, each sorted
+    (TensorFlow's order, which printing the dict or an element_spec shows)."""
     from runtime.ragged.ragged_tensor import RaggedTensor
     from runtime.sparse.sparse_tensor import SparseTensor
     n = len(kinds["sparse"])
@@ -273,7 +377,7 @@ def _parsed(out, features, kinds, single):
         values, splits = ragged[i], ragged[len(kinds["ragged"]) + i]
         result[key] = values if single else \
             RaggedTensor.from_row_splits(values, splits, validate=False)
-    return {k: result[k] for k in sorted(result)}
+    return result
 
 
 def _feature_kind(key, feature, sequence: bool = False) -> str:
@@ -286,8 +390,10 @@ def _feature_kind(key, feature, sequence: bool = False) -> str:
     if isinstance(feature, VarLenFeature):
         return "sparse"
     if isinstance(feature, RaggedFeature):
-        if feature.partitions:
-            raise NotImplementedError("RaggedFeature partitions are not supported")
+        for p in feature.partitions:
+            if type(p).__name__ not in ("RowLengths", "RowSplits", "UniformRowLength"):
+                raise NotImplementedError(f"RaggedFeature partition {p} is not supported "
+                                          f"(RowLengths, RowSplits and UniformRowLength are)")
         return "ragged"
     raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key '{key}'")
 

@@ -18,7 +18,7 @@ from graph import dtypes, resources
 from graph.dtypes import as_dtype
 from graph.errors import InvalidArgumentError
 from graph.ops.lookup import HashTable
-from runtime.context import init_scope
+from runtime.context import current_graph, init_scope
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.tensor import SymbolicTensor
 
@@ -124,7 +124,11 @@ class _Table:
                 raise TypeError(f"Cannot convert {default_value!r} to EagerTensor of dtype "
                                 f"{self._value_dtype.name}") from None
         self._rid = resources.new_resource(HashTable(self._key_dtype, self._value_dtype))
-        weakref.finalize(self, resources.delete, self._rid)
+        # a table made while tracing lives as long as the graph that names it
+        owner = current_graph() or self
+        while getattr(owner, "outer", None) is not None:
+            owner = owner.outer
+        weakref.finalize(owner, resources.delete, self._rid)
         self._name = name
 
     @property

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import csv
 import itertools
+import os
+import pickle
 import weakref
 from typing import Callable, Iterator
 
@@ -35,9 +37,11 @@ import numpy as np
 
 from graph import dtypes, resources
 from graph.dtypes import as_array
-from graph.errors import DataLossError, InvalidArgumentError, NotFoundError, OutOfRangeError
+from graph.errors import (DataLossError, FailedPreconditionError, InvalidArgumentError,
+                          NotFoundError, OutOfRangeError)
 from graph.ir import TensorType
 from graph.ops.random import philox_blocks
+from graph.ops.sparse import SparseValue
 from graph.registry import register_op
 from graph.shapes import TensorShape, as_shape
 
@@ -232,9 +236,16 @@ def _check_element(values, types, shapes, where: str) -> tuple:
             raise InvalidArgumentError(
                 message=f"{where} produced {v!r}, which cannot be converted to {t.name}: {e}"
             ) from None
-        if (t.is_integer or t.is_bool) and np.asarray(v).dtype.kind == "f":
+        kind = np.asarray(v).dtype.kind
+        # numpy floats truncate to integers as TensorFlow's conversion does; Python floats
+        # and numbers for strings (or strings for numbers) are refused, as there
+        if (t.is_integer or t.is_bool) and kind == "f" and not isinstance(v, (np.ndarray,
+                                                                             np.generic)):
             raise InvalidArgumentError(
                 message=f"{where} produced a float value {v!r} where {t.name} was declared")
+        if (t is dtypes.string) != (kind in "SUO") and t is not dtypes.variant:
+            raise InvalidArgumentError(
+                message=f"{where} produced {v!r} where {t.name} was declared")
         if not as_shape(s).is_compatible_with(arr.shape):
             raise InvalidArgumentError(
                 message=f"{where} yielded an element of shape {TensorShape(arr.shape)} where an "
@@ -430,15 +441,76 @@ class _Shard(DatasetValue):
         return n if n < 0 else n // self.num + (1 if self.index < n % self.num else 0)
 
 
-class _Cache(DatasetValue):
-    """The input's elements, read once: the first complete pass is kept in memory and
-    later passes replay it (a pass left unfinished keeps nothing, as in TensorFlow)."""
-    name = "CacheDataset"
+def write_elements(path: str, elements: list) -> None:
+    """Stores flat elements (numpy values and variant items) in the file ``path``."""
+    with open(path, "wb") as f:
+        pickle.dump(elements, f, protocol=pickle.HIGHEST_PROTOCOL)
 
-    def __init__(self, source):
-        self.source, self.cached = source, None
+
+def read_elements(path: str) -> list:
+    with open(path, "rb") as f:
+        return pickle.load(f)
+
+
+class _AssertCardinality(DatasetValue):
+    """The input's elements, failing when there are not exactly ``count`` of them (so its
+    cardinality is ``count``)."""
+    name = "AssertCardinalityDataset"
+
+    def __init__(self, source, count):
+        self.source, self.count = source, int(count)
+
+    def _error(self, seen: str):
+        s = "" if self.count == 1 else "s"
+        return FailedPreconditionError(message=f"Input dataset was expected to contain "
+                                               f"{self.count} element{s} but contained {seen}.")
 
     def iterate(self):
+        n = 0
+        for element in self.source.iterate():
+            n += 1
+            if n > self.count:
+                raise self._error(f"at least {n} element{'' if n == 1 else 's'}")
+            yield element
+        if n < self.count:
+            raise self._error(f"only {n} element{'' if n == 1 else 's'}")
+
+    def cardinality(self):
+        return self.count
+
+
+class _Loaded(DatasetValue):
+    """The elements ``Dataset.save`` wrote to the file ``path`` (read at every pass)."""
+    name = "LoadDataset"
+
+    def __init__(self, path):
+        if not os.path.exists(path):
+            raise NotFoundError(message=f"Could not find a saved dataset in {path}")
+        self.path = path
+
+    def iterate(self):
+        yield from read_elements(self.path)
+
+    def cardinality(self):
+        return len(read_elements(self.path))
+
+
+class _Cache(DatasetValue):
+    """The input's elements, read once: the first complete pass is kept in memory (or, with
+    a ``filename``, in the file ``filename.index``, which any later pass of any dataset
+    caching to it reads) and later passes replay it; a pass left unfinished keeps nothing,
+    as in TensorFlow."""
+    name = "CacheDataset"
+
+    def __init__(self, source, filename=""):
+        self.source, self.cached = source, None
+        self.file = str(as_object(filename).decode() if isinstance(
+            as_object(filename), bytes) else as_object(filename))
+        self.file = self.file + ".index" if self.file else ""
+
+    def iterate(self):
+        if self.cached is None and self.file and os.path.exists(self.file):
+            self.cached = read_elements(self.file)
         if self.cached is not None:
             yield from self.cached
             return
@@ -446,6 +518,8 @@ class _Cache(DatasetValue):
         for element in self.source.iterate():
             seen.append(element)
             yield element
+        if self.file:
+            write_elements(self.file, seen)
         self.cached = seen
 
     def cardinality(self):
@@ -496,6 +570,18 @@ class _Filter(DatasetValue):
                 yield element
 
 
+class _TakeWhile(_Filter):
+    """The elements before the first one ``fn`` rejects."""
+    name = "TakeWhileDataset"
+
+    def iterate(self):
+        fn, captured = self.fn, self.captured
+        for element in self.source.iterate():
+            if not fn(*element, *captured)[0]:
+                return
+            yield element
+
+
 class _Batch(DatasetValue):
     name = "BatchDataset"
 
@@ -523,6 +609,34 @@ class _Batch(DatasetValue):
         if n < 0:
             return n
         return n // self.size if self.drop else -(-n // self.size)
+
+
+class _DenseToSparseBatch(_Batch):
+    """Batches of elements (one tensor each, every entry kept, zeros too) as one sparse
+    tensor of dense shape ``[n] + row_shape``."""
+    name = "DenseToSparseBatchDataset"
+
+    def __init__(self, source, batch_size, row_shape):
+        super().__init__(source, batch_size, False)
+        self.row_shape = [int(d) for d in np.asarray(row_shape).reshape(-1)]
+
+    def _stack(self, batch: list) -> tuple:
+        row, show = self.row_shape, lambda dims: "[" + ",".join(str(d) for d in dims) + "]"
+        indices, values = [], []
+        for b, (element,) in enumerate(batch):
+            x = np.asarray(element)
+            if x.ndim != len(row):
+                raise InvalidArgumentError(
+                    message=f"Input element had shape ({show(x.shape)}) that is incompatible "
+                            f"with the row shape ({show(row)}).")
+            if any(d > r for d, r in zip(x.shape, row)):
+                raise DataLossError(message=f"Input element had shape ({show(x.shape)}) that is "
+                                            f"larger than the row shape ({show(row)}).")
+            at = np.indices(x.shape).reshape(x.ndim, -1).T
+            indices.append(np.concatenate([np.full((len(at), 1), b), at], axis=1))
+            values.append(x.reshape(-1))
+        return (SparseValue(np.concatenate(indices).astype(np.int64), np.concatenate(values),
+                            [len(batch)] + row),)
 
 
 def _stack_batch(batch: list) -> tuple:
@@ -916,7 +1030,8 @@ def _expect(op: str, x, dtype, what: str = "input 0") -> None:
 
 
 def _expect_scalar(op: str, x, kind: str, what: str) -> None:
-    ok = x.dtype.is_integer if kind == "int" else x.dtype.is_bool
+    ok = x.dtype.is_integer if kind == "int" else x.dtype.is_string if kind == "string" \
+        else x.dtype.is_bool
     if not ok or x.shape.rank not in (None, 0):
         raise InvalidArgumentError(
             message=f"{op}: {what} must be a scalar {kind}, got {x.dtype.name} tensor of shape "
@@ -1082,6 +1197,7 @@ def _function_dataset_infer(op: str):
 
 
 for _op, _make in (("MapDataset", _Map), ("FilterDataset", _Filter),
+                  ("TakeWhileDataset", _TakeWhile),
                   ("FlatMapDataset", _FlatMap), ("GroupByWindowDataset", _GroupByWindow)):
     _eager, _build = _function_kernel(_make)
     register_op(_op, _function_dataset_infer(_op), _eager, kernel_attrs=("f",), build=_build,
@@ -1095,6 +1211,15 @@ register_op("ShardDataset", _unary_dataset_infer(
     lambda d, n, i: _Shard(as_object(d), n, i))
 register_op("CacheDataset", _unary_dataset_infer("CacheDataset"),
             lambda d: _Cache(as_object(d)))
+register_op("AssertCardinalityDataset", _unary_dataset_infer(
+    "AssertCardinalityDataset", (("int", "cardinality"),)),
+    lambda d, count: _AssertCardinality(as_object(d), count))
+register_op("DenseToSparseBatchDataset", _unary_dataset_infer(
+    "DenseToSparseBatchDataset", (("int", "batch_size"),)),
+    lambda d, size, row_shape: _DenseToSparseBatch(as_object(d), size, row_shape))
+register_op("LoadDataset", _variant, lambda path: _Loaded(path), kernel_attrs=("path",))
+register_op("CacheDatasetV2", _unary_dataset_infer("CacheDatasetV2", (("string", "filename"),)),
+            lambda d, filename: _Cache(as_object(d), filename))
 register_op("DatasetCardinality", lambda i, a: [TensorType(dtypes.int64, TensorShape([]))],
             lambda d: np.int64(as_object(d).cardinality()))
 register_op("DatasetToSingleElement", lambda i, a: _element_types(a), _single_element,

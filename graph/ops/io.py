@@ -1,4 +1,5 @@
-"""File and serialization ops (tf.io): read/write files, decode_raw, decode_csv, (de)serialize tensors.
+"""File and serialization ops (tf.io): read/write files, match file patterns, decode_raw,
+decode_csv, (de)serialize tensors.
 
 ``SerializeTensor`` writes this project's own format (not TensorFlow's TensorProto):
 ``b"AGT1"``, the dtype name and a NUL byte, the rank as a little-endian uint32,
@@ -8,6 +9,7 @@ little-endian bytes in C order, strings each as a uint64 length and its bytes.
 from __future__ import annotations
 
 import csv
+import glob
 import struct
 
 import numpy as np
@@ -54,6 +56,25 @@ def _write_file(filename, contents):
         f.write(np.asarray(contents, dtype=object)[()])
 
 
+def _matching_files_infer(inputs, attrs):
+    expect_arity("MatchingFiles", inputs, 1)
+    if not inputs[0].dtype.is_string or inputs[0].shape.rank not in (None, 0, 1):
+        raise InvalidArgumentError(message=f"MatchingFiles: expects a string scalar or vector "
+                                           f"of patterns, got {inputs[0].dtype.name} of shape "
+                                           f"{inputs[0].shape}")
+    return [TensorType(string, TensorShape([None]))]
+
+
+def _matching_files(pattern):
+    """The files matching any of the glob patterns, sorted (TensorFlow's MatchingFiles)."""
+    found = sorted({f for p in np.asarray(pattern, dtype=object).reshape(-1)
+                    for f in glob.glob(p.decode())})
+    out = np.empty(len(found), dtype=object)
+    out[:] = [f.encode() for f in found]
+    return out
+
+
+register_op("MatchingFiles", _matching_files_infer, _matching_files, stateful=True)
 register_op("ReadFile", _string_scalar_infer("ReadFile", 1, [TensorType(string, TensorShape([]))]),
             _read_file, stateful=True)
 register_op("WriteFile", _string_scalar_infer("WriteFile", 2, []), _write_file, stateful=True)

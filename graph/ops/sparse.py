@@ -454,33 +454,70 @@ def _reduced_shape(op: str, dims, axes, keep_dims) -> list:
     return [1 if d in axes else n for d, n in enumerate(dims) if keep_dims or d not in axes]
 
 
+def _reduce_groups(ufunc, op: str, indices, values, shape, axes):
+    """``(out_dims, ids, acc)``: the reduced dense shape, the row-major positions (sorted) in
+    it that entries reach, and each one's reduction of the entries present."""
+    dims = [int(d) for d in np.asarray(shape).tolist()]
+    kept = [d for d in range(len(dims)) if d not in _reduced_axes(op, len(dims), axes)]
+    values = np.asarray(values)
+    out_dims = [dims[d] for d in kept]
+    idx = np.asarray(indices, dtype=np.int64).reshape(-1, len(dims))[:, kept]
+    unique, inverse = np.unique(_flat_ids(idx, out_dims), return_inverse=True)
+    inverse = inverse.reshape(-1)
+    acc = np.zeros(len(unique), dtype=values.dtype)
+    first = np.zeros(len(unique), dtype=np.int64)
+    first[inverse[::-1]] = np.arange(len(inverse))[::-1]
+    acc[:] = values[first]  # start from each group's first value (max needs no identity)
+    rest = np.ones(len(inverse), dtype=bool)
+    rest[first] = False
+    ufunc.at(acc, inverse[rest], values[rest])
+    return out_dims, unique, acc
+
+
 def _reduce_kernel(ufunc, op: str):
     """Reduces the entries present only (an output no entry reaches is zero, as in TF)."""
     def kernel(indices, values, shape, axes, keep_dims=False):
-        dims = [int(d) for d in np.asarray(shape).tolist()]
-        kept = [d for d in range(len(dims)) if d not in _reduced_axes(op, len(dims), axes)]
-        values = np.asarray(values)
-        out_dims = [dims[d] for d in kept]
-        out = np.zeros(out_dims, dtype=values.dtype)
-        idx = np.asarray(indices, dtype=np.int64).reshape(-1, len(dims))[:, kept]
-        ids = _flat_ids(idx, out_dims)
-        unique, inverse = np.unique(ids, return_inverse=True)
-        acc = np.zeros(len(unique), dtype=values.dtype)
-        first = np.zeros(len(unique), dtype=np.int64)
-        first[inverse.reshape(-1)[::-1]] = np.arange(len(ids))[::-1]
-        acc[:] = values[first]  # start from each group's first value (max needs no identity)
-        rest = np.ones(len(ids), dtype=bool)
-        rest[first] = False
-        ufunc.at(acc, inverse.reshape(-1)[rest], values[rest])
-        out.reshape(-1)[unique] = acc
+        out_dims, ids, acc = _reduce_groups(ufunc, op, indices, values, shape, axes)
+        out = np.zeros(out_dims, dtype=acc.dtype)
+        out.reshape(-1)[ids] = acc
         if keep_dims:
-            out = out.reshape(_reduced_shape(op, dims, axes, True))
+            out = out.reshape(_reduced_shape(op, np.asarray(shape).tolist(), axes, True))
         return out
+    return kernel
+
+
+def _reduce_sparse_infer(op: str):
+    def infer(inputs, attrs):
+        if len(inputs) != 4:
+            raise _error(f"{op} takes 4 inputs, got {len(inputs)}")
+        indices, values, shape, axes = inputs
+        _check_sparse(op, indices, shape)
+        _check_int_input(op, axes, "reduction_axes")
+        dims, axes_value = _shape_value(shape), _shape_value(axes)
+        rank = None if dims is None or axes_value is None else \
+            len(_reduced_shape(op, [0] * len(dims), axes_value, attrs.get("keep_dims")))
+        return _sparse_types(indices, values, rank)
+    return infer
+
+
+def _reduce_sparse_kernel(ufunc, op: str):
+    """The reductions that some entry reaches, as a sparse tensor in canonical order (with
+    ``keep_dims`` the reduced dimensions stay, of size 1 and index 0)."""
+    def kernel(indices, values, shape, axes, keep_dims=False):
+        out_dims, ids, acc = _reduce_groups(ufunc, op, indices, values, shape, axes)
+        if keep_dims:
+            out_dims = _reduced_shape(op, np.asarray(shape).tolist(), axes, True)
+        out_indices = np.stack(np.unravel_index(ids, out_dims), axis=1) if out_dims else \
+            np.zeros((len(ids), 0), dtype=np.int64)
+        return (out_indices.astype(np.int64).reshape(len(ids), len(out_dims)), acc,
+                np.asarray(out_dims, dtype=np.int64))
     return kernel
 
 
 for _op, _ufunc in (("SparseReduceSum", np.add), ("SparseReduceMax", np.maximum)):
     register_op(_op, _reduce_infer(_op), _reduce_kernel(_ufunc, _op), kernel_attrs=("keep_dims",))
+    register_op(_op + "Sparse", _reduce_sparse_infer(_op + "Sparse"),
+                _reduce_sparse_kernel(_ufunc, _op + "Sparse"), kernel_attrs=("keep_dims",))
 
 
 # -- sparse tensors as dataset elements: SparseToVariant(s), SparseFromVariants ---------------

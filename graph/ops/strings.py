@@ -298,7 +298,8 @@ def _as_string_infer(inputs, attrs):
 
 
 def _as_string(x, precision=-1, scientific=False, shortest=False, width=-1, fill=""):
-    """printf formatting as TensorFlow's AsString builds it (``%{fill}{width}.{precision}f``)."""
+    """printf formatting as TensorFlow's AsString builds it (``%{fill}{width}.{precision}f``,
+    ``g`` when ``shortest``, ``e`` when ``scientific``)."""
     arr = np.asarray(x)
     kind = arr.dtype.kind
     spec = "%" + (fill if fill else "") + (str(width) if width > -1 else "")
@@ -315,10 +316,7 @@ def _as_string(x, precision=-1, scientific=False, shortest=False, width=-1, fill
         elif kind == "c":
             text = "(%s,%s)" % (_as_string(v.real, precision, scientific, shortest)[()].decode(),
                                 _as_string(v.imag, precision, scientific, shortest)[()].decode())
-        elif kind == "f" and shortest and precision < 0:
-            text = format_element(v) if arr.dtype != np.float64 else repr(float(v))
-            text = text.removesuffix(".0") if "e" not in text else text
-        else:
+        else:  # (``shortest`` is ``%g``: six significant digits by default, as TensorFlow)
             text = spec % (int(v) if kind in "iu" else float(v))
         out[idx] = text.encode()
     return out

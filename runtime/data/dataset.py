@@ -14,6 +14,7 @@ Python loop eagerly, one ``while_loop`` over an iterator when staged.
 from __future__ import annotations
 
 import os
+import warnings
 import weakref
 from typing import Callable
 
@@ -199,14 +200,45 @@ class Dataset:
             spec = structure.with_shapes(output_types, output_shapes)
         call_args = tuple(_python_arg(a) for a in (args or ()))
 
+        leaves = structure.flatten(spec)
+
         def flat_elements():
             for element in generator(*call_args):
-                yield structure.flatten_up_to(spec, element, "`generator` yielded an element "
-                                                             "that")
+                yield [_generated(s, v) for s, v in zip(leaves, structure.flatten_up_to(
+                    spec, element, "`generator` yielded an element that"))]
         token = register_generator(flat_elements)
         return Dataset("GeneratorDataset", [],
                        {"token": token, "output_types": structure.flat_types(spec),
                         "output_shapes": structure.flat_shapes(spec)}, spec, "FlatMapDataset")
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None) -> "Dataset":
+        """The files matching ``file_pattern`` (a glob, or a list of them), shuffled unless
+        ``shuffle=False`` (then sorted); InvalidArgumentError when none matches."""
+        from runtime.io import matching_files
+        from runtime.ops import array_ops, math_ops, string_ops
+        from runtime.ops.logging_ops import Assert
+        pattern = convert_to_tensor(file_pattern, dtype=dtypes.string)
+        matched = matching_files(pattern)
+        count = array_ops.shape(matched, out_type=dtypes.int64)[0]
+        Assert(math_ops.greater(count, 0), [
+            "No files matched pattern: ",
+            string_ops.reduce_join(pattern, separator=", ")])
+        dataset = Dataset.from_tensor_slices(matched)
+        if shuffle is None or shuffle:
+            dataset = dataset.shuffle(math_ops.maximum(count, 1), seed=seed)
+        return dataset
+
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None) -> None:
+        """Writes the elements to the directory ``path`` (``runtime/data/persistence.py``)."""
+        from runtime.data.persistence import save
+        save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None) -> "Dataset":
+        """The dataset ``save`` wrote to ``path``."""
+        from runtime.data.persistence import load
+        return load(path, element_spec, compression, reader_func)
 
     @staticmethod
     def counter(start=0, step=1, dtype=dtypes.int64, name=None) -> "Dataset":
@@ -249,6 +281,7 @@ class Dataset:
     # -- transformations ----------------------------------------------------------------------
     def map(self, map_func: Callable, num_parallel_calls=None, deterministic=None,
             name=None) -> "Dataset":
+        _check_deterministic(deterministic, num_parallel_calls)
         return self._mapped(map_func)
 
     def _mapped(self, map_func: Callable, spec=None) -> "Dataset":
@@ -258,14 +291,20 @@ class Dataset:
                        traced.output_spec if spec is None else spec, "MapDataset")
 
     def filter(self, predicate: Callable, name=None) -> "Dataset":
-        traced = structure.trace(predicate, self._element_spec, "Dataset_filter")
+        return self._predicated("FilterDataset", predicate, "Dataset_filter")
+
+    def take_while(self, predicate: Callable, name=None) -> "Dataset":
+        """The elements up to (not including) the first one ``predicate`` rejects."""
+        return self._predicated("TakeWhileDataset", predicate, "Dataset_take_while")
+
+    def _predicated(self, op: str, predicate: Callable, fn_name: str) -> "Dataset":
+        traced = structure.trace(predicate, self._element_spec, fn_name)
         out = traced.output_spec
         if not isinstance(out, TensorSpec) or not out.dtype.is_bool or out.shape.rank not in (0,
                                                                                               None):
             raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
                              f"tensor, but its return type was {out!r}.")
-        return Dataset("FilterDataset", [self] + traced.captured, {"f": traced.graph},
-                       self._element_spec, "FilterDataset")
+        return Dataset(op, [self] + traced.captured, {"f": traced.graph}, self._element_spec, op)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None) -> "Dataset":
@@ -282,6 +321,11 @@ class Dataset:
         """Batches of elements padded to ``padded_shapes`` (default: each component's shape;
         a None dimension pads to the longest in the batch) with ``padding_values`` (0, b"")."""
         specs = structure.flatten(self._element_spec)
+        for spec in specs:
+            if not isinstance(spec, TensorSpec):
+                raise TypeError(f"`padded_batch` is only supported for datasets that produce "
+                                f"tensor elements but type spec of elements in the input "
+                                f"dataset is not a subclass of TensorSpec: `{spec!r}`.")
         if any(s.shape.rank is None for s in specs) and padded_shapes is None:
             raise ValueError("You must provide `padded_shapes` argument because component has "
                              "unknown rank.")
@@ -338,6 +382,30 @@ class Dataset:
             source = self
         return source.batch(batch_size, drop_remainder)
 
+    def rebatch(self, batch_size, drop_remainder=False, name=None) -> "Dataset":
+        """The elements of the batches regrouped in batches of ``batch_size`` (a list: the
+        sizes in turn) across input batch boundaries (``runtime/data/grouping.py``)."""
+        from runtime.data.grouping import rebatch
+        return rebatch(self, batch_size, drop_remainder)
+
+    def sparse_batch(self, batch_size, row_shape, name=None) -> "Dataset":
+        """Batches of elements as SparseTensors of dense shape ``[n] + row_shape`` holding
+        every entry of each element (which must fit ``row_shape``)."""
+        from runtime.sparse.sparse_tensor import SparseTensorSpec
+        spec = self._element_spec
+        if not isinstance(spec, TensorSpec) or isinstance(spec, DatasetSpec):
+            raise TypeError(f"`sparse_batch` needs elements that are one tensor, got {spec!r}")
+        row = convert_to_tensor(row_shape, dtype=dtypes.int64)
+        static = row.numpy() if isinstance(row, EagerTensor) else getattr(row, "value", None)
+        dims = None if static is None else np.asarray(static).reshape(-1).tolist()
+        for d in dims or ():
+            if d < 0:
+                raise ValueError(f"Dimension {d} must be >= 0")
+        shape = TensorShape(None) if dims is None else TensorShape([None] + dims)
+        return Dataset("DenseToSparseBatchDataset",
+                       [self, convert_to_tensor(batch_size, dtype=dtypes.int64), row], {},
+                       SparseTensorSpec(shape, spec.dtype), "DenseToSparseBatchDataset")
+
     def unbatch(self, name=None) -> "Dataset":
         """The rows of each element: every component is split along its first dimension."""
         structure.check_batch(self._element_spec)
@@ -384,6 +452,7 @@ class Dataset:
                    num_parallel_calls=None, deterministic=None, name=None) -> "Dataset":
         """``cycle_length`` datasets of ``map_func`` read in turn, ``block_length`` elements
         each (cycle_length defaults to the number of CPU cores, as TensorFlow's AUTOTUNE)."""
+        _check_deterministic(deterministic, num_parallel_calls)
         traced, spec = self._trace_dataset_fn(map_func, "Dataset_interleave")
         if cycle_length is None or cycle_length == AUTOTUNE:
             cycle_length = os.cpu_count() or 1
@@ -414,8 +483,12 @@ class Dataset:
             if size.dtype != dtypes.int64 or size.shape.rank != 0:
                 raise ValueError("`window_size_func` must return a single tf.int64 scalar "
                                  "tensor.")
-            return (key, size) + (element if len(element) != 1 else (element[0],))
-        keyed_ds = self.map(keyed)
+            # the element's own components (a RaggedTensorSpec of ragged_rank 0 reads as a
+            # dense tensor but is carried as a variant)
+            return [key, size] + structure.components_as(
+                self._element_spec, element[0] if len(element) == 1 else element)
+        scalar = TensorSpec(TensorShape([]), dtypes.int64)
+        keyed_ds = self._mapped(keyed, (scalar, scalar, self._element_spec))
         window_spec = DatasetSpec(self._element_spec)
         made = []
 
@@ -465,11 +538,12 @@ class Dataset:
                        self._element_spec, "ShardDataset")
 
     def cache(self, filename="", name=None) -> "Dataset":
-        """The elements kept in memory by the first complete pass, replayed after it."""
-        if filename:
-            raise ValueError("Dataset.cache keeps elements in memory only; a `filename` is "
-                             "not supported")
-        return Dataset("CacheDataset", [self], {}, self._element_spec, "CacheDataset")
+        """The elements kept by the first complete pass (in memory, or in the file
+        ``filename.index`` that later passes and other datasets caching to it read)."""
+        if isinstance(filename, str) and not filename:
+            return Dataset("CacheDataset", [self], {}, self._element_spec, "CacheDataset")
+        return Dataset("CacheDatasetV2", [self, convert_to_tensor(filename, dtype=dtypes.string)],
+                       {}, self._element_spec, "CacheDataset")
 
     def scan(self, initial_state, scan_func: Callable, name=None) -> "Dataset":
         """``scan_func(state, element) -> (new_state, output)`` over the elements: a map
@@ -621,6 +695,8 @@ class DatasetSpec(TensorSpec):
     def __repr__(self) -> str:
         return f"DatasetSpec({self._element_spec!r}, TensorShape({self.shape.as_list()}))"
 
+    __str__ = __repr__
+
 
 class TextLineDataset(Dataset):
     """``tf.data.TextLineDataset``: the lines of text files (without line endings), file by
@@ -640,6 +716,16 @@ class TextLineDataset(Dataset):
 
     def __repr__(self) -> str:
         return f"<TextLineDatasetV2 element_spec={self.element_spec!r}>"
+
+
+def assert_cardinality(expected_cardinality):
+    """``tf.data.experimental.assert_cardinality``: a transformation whose dataset reports
+    ``expected_cardinality`` and fails (FailedPreconditionError) when it has another count."""
+    def apply(dataset: Dataset) -> Dataset:
+        count = convert_to_tensor(expected_cardinality, dtype=dtypes.int64)
+        return Dataset("AssertCardinalityDataset", [dataset, count], {}, dataset.element_spec,
+                       "AssertCardinalityDataset")
+    return apply
 
 
 def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64):
@@ -669,6 +755,34 @@ def _scan_step(scan_func: Callable, state_spec, state, *element):
         raise TypeError(f"The element types for the new state must match the initial state. "
                         f"Expected {state_spec!r}; got {new_spec!r}.")
     return new_state, output
+
+
+def _generated(spec, value):
+    """A generator's value for a leaf of its signature: a composite (RaggedTensor,
+    SparseTensor) must fit its spec and goes on as its variant item."""
+    if not hasattr(spec, "_to_variant"):
+        return value
+    got = getattr(value, "_type_spec", None)
+    if got is None or not spec.is_compatible_with(got):
+        if got is None and isinstance(value, Tensor):
+            got = TensorSpec(value.shape, value.dtype)
+        if got is None:
+            raise InvalidArgumentError(
+                message=f"TypeError: `generator` yielded an element that did not match the "
+                        f"expected structure. The expected structure was {spec!r}, but the "
+                        f"yielded element was {value!r}.")
+        raise InvalidArgumentError(message=f"TypeError: `generator` yielded an element of "
+                                           f"{got!r} where an element of {spec!r} was expected.")
+    with context.init_scope():
+        item = spec._to_variant(value).numpy()
+    return item[()] if isinstance(item, np.ndarray) else item
+
+
+def _check_deterministic(deterministic, num_parallel_calls) -> None:
+    """TensorFlow's warning: ``deterministic`` only orders parallel calls."""
+    if deterministic is not None and num_parallel_calls is None:
+        warnings.warn("The `deterministic` argument has no effect unless the "
+                      "`num_parallel_calls` argument is specified.")
 
 
 def _batched(spec, batch_size):

@@ -1,8 +1,11 @@
 """``Dataset.bucket_by_sequence_length``: ``group_by_window`` keyed by length bucket, each
-window padded-batched (written as TensorFlow writes it, so its values are TensorFlow's)."""
+window padded-batched (written as TensorFlow writes it, so its values are TensorFlow's);
+``Dataset.rebatch``: the unbatched elements grouped by their output batch."""
 from __future__ import annotations
 
 from typing import Callable
+
+import numpy as np
 
 from graph import dtypes
 from graph.shapes import TensorShape
@@ -75,3 +78,38 @@ def _pad_to_boundary(element_spec, batch, bucket, boundaries, padding_values):
         fill = (b"" if spec.dtype.is_string else 0) if value is None else value
         padded.append(array_ops.pad(component, paddings, constant_values=fill))
     return structure.pack(batch if len(batch) != 1 else batch[0], padded)
+
+
+def rebatch(dataset, batch_size, drop_remainder=False):
+    """``unbatch`` then batches of ``batch_size``; a list of sizes is used in turn: element
+    ``i`` goes to the batch its position in the cycle of sizes says (``group_by_window``
+    emits each batch as soon as it is full, so in order). The batch dimension is static
+    only with ``drop_remainder`` and one size (TensorFlow's element_spec)."""
+    if any(s.shape.rank == 0 for s in structure.flatten(dataset.element_spec)):
+        raise ValueError("Invalid `batch_sizes`. Expected dataset with rank of >= 1 but found "
+                         "a dataset with scalar elements. Fix the issue by adding the `batch` "
+                         "transformation to the dataset.")
+    sizes = [int(s) for s in np.ravel(batch_size)]
+    if any(s <= 0 for s in sizes):
+        raise ValueError(f"Invalid `batch_size`: every batch size must be positive, got "
+                         f"{batch_size}.")
+    rows = dataset.unbatch()
+    if len(set(sizes)) == 1:
+        return rows.batch(sizes[0], drop_remainder=drop_remainder)
+    ends = convert_to_tensor(np.cumsum(sizes), dtype=dtypes.int64)
+    size_of = convert_to_tensor(sizes, dtype=dtypes.int64)
+    cycle = sum(sizes)
+
+    def batch_id(i, *element):
+        turn = math_ops.reduce_sum(math_ops.cast(math_ops.less_equal(ends, i % cycle),
+                                                 dtypes.int64))
+        return (i // cycle) * len(sizes) + turn
+
+    def batching(key, window):
+        size = array_ops.gather(size_of, key % len(sizes))
+        return window.map(lambda i, *element: element if len(element) != 1 else element[0]) \
+            .batch(size, drop_remainder=drop_remainder)
+
+    return rows.enumerate().group_by_window(
+        batch_id, batching,
+        window_size_func=lambda key: array_ops.gather(size_of, key % len(sizes)))

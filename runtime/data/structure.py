@@ -141,6 +141,13 @@ def components(value, rows: bool = False) -> list:
     return [t._type_spec._to_variant(t, rows) if _as_variant(t) else t for t in flatten(value)]
 
 
+def components_as(spec, value) -> list:
+    """``components`` of ``value`` read as ``spec``: a leaf whose spec is carried as a variant
+    is encoded even when it reads as a plain tensor (a ragged_rank 0 RaggedTensorSpec)."""
+    return [s._to_variant(v) if hasattr(s, "_to_variant") else v
+            for s, v in zip(flatten(spec), flatten(value))]
+
+
 def spec_of(value):
     """The element spec of a structure of tensors (and composites)."""
     return pack(value, [t._type_spec if _as_variant(t) else TensorSpec(t.shape, t.dtype)
@@ -170,9 +177,10 @@ def eager_value(value, dtype: DType) -> EagerTensor:
 
 
 def normalize_spec(structure) -> object:
-    """Specs given as dtypes (``output_types``) or TensorSpecs, as a structure of TensorSpec."""
-    return pack(structure, [s if isinstance(s, TensorSpec) else TensorSpec(None, as_dtype(s))
-                            for s in flatten(structure)])
+    """Specs given as dtypes (``output_types``), TensorSpecs or composite specs
+    (RaggedTensorSpec, SparseTensorSpec), as a structure of specs."""
+    return pack(structure, [s if isinstance(s, TensorSpec) or hasattr(s, "_to_variant")
+                            else TensorSpec(None, as_dtype(s)) for s in flatten(structure)])
 
 
 def with_shapes(types, shapes):

@@ -20,4 +20,5 @@ from runtime.ragged.dynamic_ragged_shape import DynamicRaggedShape  # noqa: F401
 from runtime.ragged.ragged_array_ops import ragged_stack as stack  # noqa: F401
 from runtime.ragged.ragged_more_ops import (boolean_mask, cross, cross_hashed,  # noqa: F401
                                             row_splits_to_segment_ids,
-                                            segment_ids_to_row_splits)
+                                            segment_ids_to_row_splits,
+                                            stack_dynamic_partitions)

@@ -11,6 +11,8 @@ rows of any length.
 """
 from __future__ import annotations
 
+import abc
+
 import numpy as np
 
 from graph import dtypes
@@ -289,5 +291,11 @@ def _row_variant(spec: RaggedTensorSpec, value):
     return RaggedTensorSpec._to_variant(value)
 
 
-composite.register_dispatch("map_fn", RaggedTensor, _map_fn)
-composite.register_dispatch("map_fn", RaggedTensorSpec, _map_fn)
+class _RaggedArgument(abc.ABC):
+    """A RaggedTensor ``elems`` or a RaggedTensorSpec ``fn_output_signature``: one dispatch
+    registration for both, so a call holding each matches once."""
+
+
+_RaggedArgument.register(RaggedTensor)
+_RaggedArgument.register(RaggedTensorSpec)
+composite.register_dispatch("map_fn", _RaggedArgument, _map_fn)

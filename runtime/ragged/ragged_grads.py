@@ -4,7 +4,8 @@ Row partitions are integers and get no gradient; the values' gradient of a
 per-row reduction is the row's gradient gathered back to each value (by its
 row id, or its position in the row for a reduction across rows), and the one
 of ``RaggedToDense`` is the padded gradient read back at the values'
-positions (``RaggedDenseValues``), the rest going to ``default_value``.
+positions (``RaggedDenseValues``, an IndexedSlices as TensorFlow's), the rest going to
+``default_value``.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from runtime.gradients.registry import NotDifferentiable, RegisterGradient
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
 from runtime.ops.core import apply_op
+from runtime.ops.type_ops import IndexedSlices
 
 NotDifferentiable("RaggedRowSplitsFromLengths", "RaggedRowSplitsFromRowIds",
                   "RaggedSplitsToRowIds", "RaggedTensorToString", "RaggedRange",
@@ -58,6 +60,9 @@ def _ragged_to_dense_grad(op, g):
         default_grad = M.reduce_sum(padded)
     else:
         default_grad = M.reduce_sum(padded, axis=list(range(lead)))
+    # TensorFlow gives the values an IndexedSlices gradient (int32 indices of the values)
+    shape = A.shape(values)
+    values_grad = IndexedSlices(values_grad, A.range(shape[0]), shape)
     return [values_grad, default_grad] + [None] * len(splits)
 
 

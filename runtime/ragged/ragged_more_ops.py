@@ -107,6 +107,36 @@ RaggedTensor.merge_dims = merge_dims
 
 # -- boolean_mask ---------------------------------------------------------------------------------
 
+def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
+    """``tf.ragged.stack_dynamic_partitions``: row ``p`` holds the items of ``data`` whose
+    partition is ``p``, in their order (a stable sort by partition, as TensorFlow writes it);
+    ``partitions`` covers the outer dimensions of ``data``."""
+    from runtime.ops.logging_ops import assert_less, assert_non_negative
+    from runtime.ops.special_ops import bincount
+    partitions = convert_to_tensor(partitions, dtype_hint=dtypes.int32)
+    if not isinstance(data, RaggedTensor):
+        data = convert_to_tensor(data)
+    rank = partitions.shape.rank
+    if rank is None:
+        raise ValueError("partitions must have known rank.")
+    if rank != 1:
+        if rank > 1 and isinstance(data, RaggedTensor):
+            data = merge_dims(data, 0, rank - 1)
+        elif rank > 1:
+            data = array_ops.reshape(data, array_ops.concat(
+                [[-1], array_ops.shape(data)[rank:]], 0))
+        partitions = array_ops.reshape(partitions, [-1])
+    n = convert_to_tensor(num_partitions, dtype=partitions.dtype)
+    assert_non_negative(partitions, message="partitions must be non-negative")
+    assert_less(partitions, n, message="partitions must be less than num_partitions")
+    order = array_ops.argsort(partitions, stable=True)
+    counts = bincount(math_ops.cast(partitions, dtypes.int32), minlength=num_partitions,
+                      maxlength=num_partitions, dtype=dtypes.int64)
+    rows = _gather_rows(data, order) if isinstance(data, RaggedTensor) else \
+        array_ops.gather(data, order)
+    return RaggedTensor.from_row_lengths(rows, counts, validate=False)
+
+
 def boolean_mask(data, mask, name=None):
     """``tf.ragged.boolean_mask``: the items of ``data`` where ``mask`` is true, along the
     mask's innermost dimension; the outer dimensions keep their rows (which get shorter)."""

@@ -182,16 +182,22 @@ def _cross(inputs, hashed, num_buckets, hash_key, name, separator):
 
 
 def _reduction(op: str, default_name: str):
-    def reduce(sp_input, axis=None, keepdims=None, name=None):
+    def reduce(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
         sp = _check(sp_input, f"tf.sparse.{default_name}")
         if axis is None:
             axis = array_ops.range_(array_ops.size(sp.dense_shape)) if sp.shape.rank is None \
                 else list(range(sp.shape.rank))
         axes = convert_to_tensor(axis, dtype=dtypes.int32)
-        return apply_op(op, _parts(sp) + [axes], {"keep_dims": bool(keepdims)}, name=name or op)
+        attrs = {"keep_dims": bool(keepdims)}
+        if not output_is_sparse:
+            return apply_op(op, _parts(sp) + [axes], attrs, name=name or op)
+        indices, values, shape = apply_op(op + "Sparse", _parts(sp) + [axes], attrs,
+                                          name=name or op + "Sparse")
+        return SparseTensor(indices, values, shape)
     reduce.__name__ = default_name
     reduce.__doc__ = (f"``tf.sparse.{default_name}``: reduces the entries present (an output "
-                      "no entry reaches is 0).")
+                      "no entry reaches is 0; ``output_is_sparse``: only the outputs some "
+                      "entry reaches, as a SparseTensor).")
     return reduce
 
 

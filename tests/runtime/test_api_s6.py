@@ -93,3 +93,9 @@ def test_python_ints_wrap_into_narrow_integer_dtypes_as_in_tensorflow():
             tf.constant(value, dtype)
     with pytest.raises(TypeError):
         tf.constant(-1, tf.uint64)
+
+
+def test_dtypes_unpickle_to_the_same_object():
+    import pickle
+    for dtype in (tf.string, tf.float32, tf.int64):
+        assert pickle.loads(pickle.dumps(dtype)) is dtype
