@@ -14,8 +14,14 @@ from graph import dtypes
 from runtime import nest
 from runtime.keras import activations, initializers, random as keras_random
 from runtime.keras.layers.base import Layer, wrapped_call
+from runtime.keras.layers.stacked_cells import StackedRNNCells, training_kwargs
 from runtime.ops import array_ops as A, math_ops as M
 from runtime.ops.functional_ops import scan
+
+
+def _zero_states(state_size, batch_size) -> list:
+    sizes = state_size if isinstance(state_size, (list, tuple)) else [state_size]
+    return [A.zeros([batch_size, size]) for size in sizes]
 
 
 class _Cell(Layer):
@@ -86,6 +92,10 @@ class _Cell(Layer):
 
     def _bias_initializer(self):
         return self.bias_initializer
+
+    def get_initial_state(self, batch_size=None):
+        """Zero states, one ``(batch_size, units)`` tensor per state (Keras 3)."""
+        return _zero_states(self.state_size, batch_size)
 
     def make_dropout_masks(self, step_input, state, training):
         """Draws this call's masks (kept until the next call; used when training)."""
@@ -286,7 +296,7 @@ class RNN(Layer):
         if stateful:
             raise NotImplementedError("stateful RNN layers are not supported")
         super().__init__(**kwargs)
-        self.cell = cell
+        self.cell = StackedRNNCells(cell) if isinstance(cell, (list, tuple)) else cell
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.unroll = go_backwards, unroll
         self.zero_output_for_mask = zero_output_for_mask
@@ -330,9 +340,11 @@ class RNN(Layer):
             steps = A.transpose(M.cast(mask, dtypes.bool_), [1, 0])
             time_major = (time_major, A.reverse(steps, [0]) if self.go_backwards else steps)
 
+        kwargs = training_kwargs(cell, training)
+
         def step(carry, x):
             x, keep = x if mask is not None else (x, None)
-            output, new_states = cell.call(x, list(carry[1]), training=training)
+            output, new_states = cell.call(x, list(carry[1]), **kwargs)
             new_states = list(nest.flatten(new_states))
             if keep is None:
                 return output, new_states
@@ -348,6 +360,13 @@ class RNN(Layer):
         if not self.return_state:
             return output
         return [output] + [s[-1] for s in finals]
+
+    def get_initial_state(self, batch_size):
+        """The zero states for a batch (the cell's own ``get_initial_state`` if it has one)."""
+        own = getattr(self.cell, "get_initial_state", None)
+        if own is not None:
+            return own(batch_size=batch_size)
+        return _zero_states(self.cell.state_size, batch_size)
 
     def get_config(self):
         return {**super().get_config(), "return_sequences": self.return_sequences,

@@ -5,12 +5,20 @@ Its ``state_size`` lists every cell's states in order, flat (Keras nests them pe
 which is how ``RNN`` here carries them; ``call`` takes and returns that flat list."""
 from __future__ import annotations
 
+import inspect
+
 from runtime.keras.layers.base import Layer
 
 
 def _sizes(cell) -> list:
     size = cell.state_size
     return list(size) if isinstance(size, (list, tuple)) else [size]
+
+
+def training_kwargs(cell, training) -> dict:
+    """``training`` for a cell's call, if it takes one (Keras's MinimalRNNCell does not)."""
+    return {"training": training} if "training" in inspect.signature(cell.call).parameters \
+        else {}
 
 
 class StackedRNNCells(Layer):
@@ -53,7 +61,7 @@ class StackedRNNCells(Layer):
         for cell in self.cells:
             count = len(_sizes(cell))
             inputs, cell_states = cell.call(inputs, states[start:start + count],
-                                            training=training)
+                                            **training_kwargs(cell, training))
             new_states.extend(cell_states if isinstance(cell_states, (list, tuple))
                               else [cell_states])
             start += count
