@@ -611,8 +611,9 @@ def convert_module_source(text: str, filename: str, wrap_all: bool = False,
     out.extend(lines[pos:])
     trailer = _source_map_call(original_ref, blocks) if original_ref is not None else ""
     trailer += f"del {SUPPORT_ALIAS}  # a converted module binds the original's names only\n"
-    # (a module run as a program may have cleared its own namespace by now, as pdb does)
-    out.append(f"if {SUPPORT_ALIAS!r} in globals():\n"
+    # (a module run as a program may have cleared its own namespace by now, as pdb does; and
+    # `try`, not `globals()`: a package's `from .globals import x` binds the name `globals`)
+    out.append(f"try:\n    {SUPPORT_ALIAS}\nexcept NameError:\n    pass\nelse:\n"
                + "".join(f"    {line}" if line.strip() else line
                          for line in trailer.splitlines(True)))
     result = "".join(out)

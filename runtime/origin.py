@@ -75,8 +75,11 @@ def _is_internal_code(code) -> bool:
 _ORIGINS: dict = {}  # (id of a code object in _INTERNAL_CODES, line) -> its Origin
 
 
+_getframe = sys._getframe  # (kept: a program may delete sys._getframe)
+
+
 def current_origin() -> Origin | None:
-    frame = sys._getframe(1)
+    frame = _getframe(1)
     internal = _INTERNAL
     try:
         while True:

@@ -10,11 +10,14 @@ TensorFlow.
 """
 from __future__ import annotations
 
+import ast
 import builtins
+import types
 
 import gast
 
 from autograph.converter import templates
+from autograph.converter.gast_convert import gast_to_ast
 from autograph.converter.options import Feature
 from autograph.converter.transformer import Transformer
 
@@ -32,6 +35,8 @@ class CallTreeTransformer(Transformer):
     def __init__(self, ctx, shadowed: set[str]):
         super().__init__(ctx)
         self.shadowed = shadowed
+        self.functions: list = []  # the defs, lambdas and classes around the node visited
+        self._orders: dict = {}  # id(def) -> the order of its locals()
 
     def _plain(self, func) -> bool:
         if getattr(func, "attr", getattr(func, "id", None)) == "set_loop_options":
@@ -46,10 +51,66 @@ class CallTreeTransformer(Transformer):
 
     def visit_Call(self, node):
         self.generic_visit(node)
+        if _reads_the_scope(node):
+            node.ag_reads_locals = True  # (dataflow: every local is live at this call)
+            twin = SCOPE_TWINS.get(node.func.id)
+            in_class_body = self.functions and isinstance(self.functions[-1], gast.ClassDef)
+            if twin is not None and node.func.id not in self.shadowed and not in_class_body:
+                return self._scope_twin(node, twin)
         if self._plain(node.func) or _in_a_namespace(node):
             return node
         node.func = templates.replace_as_expression("ag__.converted(func)", func=node.func)
         return node
+
+    def _scope_twin(self, node, twin: str):
+        """``locals()`` → ``ag__.locals_(generated, order)``: the function's locals as
+        written, without the converter's own names, which the first tuple lists once the
+        passes that make them are done (``conversion._run_passes``), in their order as
+        written."""
+        names = gast.Tuple(elts=[], ctx=gast.Load())
+        self.ctx.generated_names.append(names)
+        node.func = gast.Attribute(value=gast.Name("ag__", gast.Load(), None, None),
+                                   attr=twin, ctx=gast.Load())
+        node.args = [names]
+        if twin == "locals_" and self.functions:
+            fn = self.functions[-1]
+            order = self._orders.get(id(fn))
+            if order is None:
+                order = self._orders[id(fn)] = _locals_order(fn)
+            if order:
+                node.args.append(gast.Tuple(elts=[gast.Constant(n, None) for n in order],
+                                            ctx=gast.Load()))
+        return node
+
+
+def _locals_order(fn) -> list[str]:
+    """The order of ``locals()`` in ``fn`` as written, which converted code, whose bodies
+    assign placeholders first, does not keep: CPython's, from ``fn`` compiled on its own
+    (parameters, locals as they first appear, cells; converted calls inside compile alike)."""
+    if not isinstance(fn, gast.FunctionDef):
+        return []
+    try:
+        module = ast.fix_missing_locations(ast.Module([gast_to_ast(fn)], []))
+        code = next(c for c in compile(module, "<locals>", "exec").co_consts
+                    if isinstance(c, types.CodeType))
+    except (SyntaxError, ValueError, TypeError, StopIteration):
+        return []
+    return list(code.co_varnames + code.co_cellvars)
+
+
+# Calls that read the caller's namespace: with no arguments (``locals()``), they see the
+# locals of the function as written, which converted control flow spreads over its bodies.
+SCOPE_TWINS = {"locals": "locals_", "vars": "locals_", "dir": "dir_"}
+
+
+def _reads_the_scope(node) -> bool:
+    """``locals()``, ``vars()``, ``dir()``, or ``eval``/``exec`` without a namespace."""
+    func = node.func
+    if not isinstance(func, gast.Name) or node.keywords:
+        return False
+    if func.id in SCOPE_TWINS:
+        return not node.args
+    return func.id in ("eval", "exec") and len(node.args) == 1
 
 
 def _in_a_namespace(node) -> bool:

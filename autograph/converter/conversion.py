@@ -96,10 +96,12 @@ class _AssertsAndCalls(lists.ListAppendTransformer, call_trees.CallTreeTransform
         if getattr(node, "ag_keep", False):
             return node
         saved, self._in_class_body = self._in_class_body, in_class_body
+        self.functions.append(node)
         try:
             return visit(node)
         finally:
             self._in_class_body = saved
+            self.functions.pop()
 
     def visit_FunctionDef(self, node):
         return self._scope(node, super().visit_FunctionDef, False)
@@ -146,6 +148,10 @@ def _run_passes(node, ctx):
     node = _AssertsAndCalls(ctx, call_trees.shadowed_builtins(ctx)).visit(node)
     node = control_flow.transform(node, ctx)
     _rewrite_expressions(ctx.expressions)
+    if ctx.generated_names:  # `locals()` leaves out the names the passes made
+        names = sorted(ctx.namer.generated | {"ag__"})
+        for tuple_node in ctx.generated_names:
+            tuple_node.elts = [gast.Constant(n, None) for n in names]
     return node
 
 

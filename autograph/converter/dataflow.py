@@ -137,6 +137,8 @@ class FunctionAnalysis:
                 continue
             if cls is gast.AugAssign and n.target.__class__ is gast.Name:
                 names.add(n.target.id)
+            elif cls is gast.Call and "ag_reads_locals" in n.__dict__:
+                names |= self.locals  # locals(), eval(s): any local may be read here
             push_children(n, stack)
         found = self._reads[id(node)] = (loads, names)
         return found

@@ -66,6 +66,8 @@ def compile_converted(converted: ConvertedSource, freevars: tuple[str, ...],
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts
                  if isinstance(c, types.CodeType) and c.co_name == converted.name)
+    # the original's name, as frames report it (`f_code.co_name`; click reads it)
+    inner = inner.replace(co_name=converted.source.function_name)
     return LoadedCode(inner, filename, text)
 
 

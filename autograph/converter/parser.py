@@ -63,7 +63,8 @@ def _describe(fn) -> str:
 
 def _source_lines(fn):
     try:
-        lines, start = inspect.getsourcelines(fn)
+        # (of its code: for a function, inspect follows ``__wrapped__`` to another one)
+        lines, start = inspect.getsourcelines(fn.__code__)
     except (OSError, TypeError) as e:
         raise SourceUnavailableError(
             f"Cannot convert {_describe(fn)}: its source code is not available ({e}). Functions "
@@ -166,7 +167,7 @@ def _parse_lambda(fn, text: str, start: int) -> Source:
     except SyntaxError:
         module = None
     if module is None:
-        raise ConversionError(
+        raise SourceUnavailableError(
             f"Cannot parse the source of the lambda {_describe(fn)}: write it as a def, or mark "
             "it with do_not_convert.")
     params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
@@ -175,7 +176,7 @@ def _parse_lambda(fn, text: str, start: int) -> Source:
     if len(found) > 1:
         found = _by_position(found, code, first_line)
     if len(found) != 1:
-        raise ConversionError(
+        raise SourceUnavailableError(  # (tf.function runs it as written, with a warning)
             f"Cannot tell which lambda on line {start} of {code.co_filename} is {_describe(fn)}: "
             "write it as a def, or put each lambda on its own line.")
     return Source(found[0], code.co_filename, first_line - 1, "<lambda>",

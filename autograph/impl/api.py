@@ -24,6 +24,7 @@ from autograph.converter import conversion, loader
 from autograph.converter.options import DEFAULT, ConversionOptions, features
 from autograph.errors import ConversionError
 from autograph.operators.call import runs_as_written
+from runtime.context import executing_eagerly
 
 _lock = threading.RLock()
 _code_cache: dict = {}  # (code object, options) -> LoadedCode
@@ -32,6 +33,7 @@ _fn_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # fn -> {o
 _current_options: contextvars.ContextVar = contextvars.ContextVar("autograph_options",
                                                                   default=DEFAULT)
 _warned: set = set()
+_unconvertible: set = set()  # code objects that failed to convert (not asked for by the user)
 
 _LIBRARY_MODULES = frozenset(["runtime", "graph", "autograph", "numpy", "builtins", "gast",
                               "pytest", "_pytest", "hypothesis", "pluggy", "typing"])
@@ -110,8 +112,12 @@ def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
         return fn  # (a def or lambda inside converted code was converted with its parent)
     loaded = _code_cache.get((code, options))
     if loaded is None:
-        if not user_requested and (code in _warned or _is_library(fn)):
-            return fn
+        if not user_requested:
+            if code in _unconvertible:
+                _warn_unconverted(fn)
+                return fn
+            if _is_library(fn):
+                return fn
         if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
             if user_requested:
                 conversion.convert_function(fn, options)  # raises an error naming the `yield`
@@ -121,17 +127,26 @@ def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
         except ConversionError:
             if user_requested:
                 raise
-            if code not in _warned:
-                _warned.add(code)
-                warnings.warn(f"AutoGraph could not convert {fn.__qualname__}; it runs "
-                              "unconverted (Python control flow on tensors will fail in a "
-                              "graph).", stacklevel=3)
+            _unconvertible.add(code)
+            _warn_unconverted(fn)
             return fn
     converted = loader.instantiate(loaded, fn, operators)
     if closure is None:
         with _lock:
             _fn_cache.setdefault(fn, {})[options] = converted
     return converted
+
+
+def _warn_unconverted(fn) -> None:
+    """Warns once per function, and only while a graph is being traced: run on Python
+    values, the unconverted function does what its converted twin would, and a warning
+    there (an error under ``-W error``) would change what a converted module does."""
+    code = fn.__code__
+    if code not in _warned and not executing_eagerly():
+        _warned.add(code)
+        warnings.warn(f"AutoGraph could not convert {fn.__qualname__}; it runs "
+                      "unconverted (Python control flow on tensors will fail in a "
+                      "graph).", stacklevel=4)
 
 
 def converted_callable(f, user_requested: bool = False, options: ConversionOptions | None = None):

@@ -12,6 +12,7 @@ from autograph.operators.call import converted, converted_call  # noqa: F401
 from autograph.operators.contexts import with_context  # noqa: F401
 from autograph.operators.control_flow import for_stmt, if_stmt, while_stmt  # noqa: F401
 from autograph.operators.exceptions import assert_stmt, in_flight  # noqa: F401
+from autograph.operators.frames import dir_, locals_  # noqa: F401
 from autograph.operators.lists import list_append  # noqa: F401
 from autograph.operators.logical import and_, compare_chain, if_exp, not_, or_  # noqa: F401
 from autograph.operators.py_builtins import (abs_, enumerate_, float_, int_, len_,  # noqa: F401

@@ -23,6 +23,8 @@ import threading
 from runtime.errors import StagingError
 from runtime.origin import current_origin, map_location
 
+_getframe = sys._getframe  # bound once: code under test may delete sys._getframe
+
 _FRAMEWORK = ("runtime.", "graph.", "autograph.")
 _HARMLESS = (contextlib.nullcontext,)
 _local = threading.local()
@@ -46,7 +48,7 @@ class _Entered:
             raise TypeError(f"'{cls.__name__}' object does not support the context manager "
                             "protocol") from None
         self.cm = cm
-        caller = sys._getframe(2)  # the converted function's `with` line
+        caller = _getframe(2)  # the converted function's `with` line
         self.filename, self.line = caller.f_code.co_filename, caller.f_lineno
 
     def __enter__(self):

@@ -7,6 +7,7 @@ the plain Python statement; a symbolic tensor records one cond / while_loop.
 """
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 
 import numpy as np
@@ -40,12 +41,17 @@ def _symbolic(value):
 
 def _check_condition(cond: SymbolicTensor, statement: str) -> SymbolicTensor:
     """A staged ``if``/``while`` needs a scalar bool: TensorFlow's ValueError, at the
-    statement, for another dtype or shape (``if x:`` on an int tensor is ambiguous)."""
-    if not cond.dtype.is_bool or cond.shape.rank not in (None, 0):
+    statement, for another dtype or shape (``if x:`` on an int tensor is ambiguous). As in
+    TensorFlow, a bool tensor that may hold one element (shape ``(1,)``, ``(1, None)``) is
+    reshaped to a scalar (the Transformer tutorial's ``if predicted_id == end``)."""
+    dims = cond.shape.as_list() if cond.shape.rank else []
+    if not cond.dtype.is_bool or math.prod(d for d in dims if d is not None) > 1:
         raise ValueError(
             f"condition of {statement} expected to be `tf.bool` scalar, got {cond!r} (at "
             f"{current_origin()}); compare it explicitly (for example `x > 0` or "
             "`tf.reduce_any(x)`).")
+    if cond.shape.rank:
+        cond = runtime.reshape(cond, [])
     return cond
 
 
@@ -404,15 +410,14 @@ def while_stmt(test, body, get_state=None, set_state=None, symbol_names=(), opts
             convert_state(get_state, set_state, symbol_names, lists)
             _staged_while(test, body, get_state, set_state, symbol_names, opts or {})
         return
-    where = current_origin()
-    while cond:
+    while cond:  # (no frame walk for the loop's origin unless the error needs it)
         body()
         cond = test()
         if type(cond) is SymbolicTensor or (type(cond) not in (bool, int)
                                             and _symbolic(cond) is not None):
             raise NotImplementedError(
                 f"The condition of while loop started as non-Tensor, then changed to Tensor "
-                f"(the loop at {where}). This may happen either because variables changed type, "
+                f"(the loop at {current_origin()}). This may happen either because variables changed type, "
                 "or when a break or return statement inside the loop depends on a Tensor "
                 "condition. In both cases, changing to a TF loop should remove the error: "
                 "make the loop condition a tensor from the start (for example "

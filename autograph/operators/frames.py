@@ -10,9 +10,12 @@ calls these twins instead (``ag__.converted`` swaps them in): they count
 only the program's own frames — not this project's, and not the bodies the
 operators call, which are recognized by their caller being an operator —
 and a warning in generated code is reported at the user's file:line.
-``eval``/``exec`` without a namespace of their own see the locals of the
-function as written: those of the bodies they run in and of the function
-around them (a body sees only the names it uses itself).
+``eval``/``exec`` without a namespace of their own, and ``locals()``,
+``vars()`` and ``dir()`` without arguments, see the locals of the function
+as written: those of the bodies they run in and of the function around them
+(a body sees only the names it uses itself), without the variables that are
+not assigned yet (``Undefined`` placeholders) and, for ``locals()``, without
+the converter's own names.
 """
 from __future__ import annotations
 
@@ -23,6 +26,10 @@ import sys
 import warnings
 
 from runtime.origin import is_library_file, map_location
+
+from autograph.operators.variables import Undefined
+
+_getframe = sys._getframe  # bound once: code under test may delete sys._getframe
 
 _OPERATORS = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -74,7 +81,24 @@ def _scope(frame) -> dict:
     scope: dict = {}
     for f in reversed(chain):
         scope.update(f.f_locals)
-    return scope
+    return {k: v for k, v in scope.items() if v.__class__ is not Undefined}
+
+
+def locals_(generated, order=()):
+    """``locals()`` (and ``vars()``) of the function as written: without the names in
+    ``generated``, those the converter made (its bodies, flags, ``ag__``), in the order
+    ``order`` gives (the original's), then as found (free variables)."""
+    scope = _scope(_getframe(1))
+    found = {k: scope[k] for k in order if k in scope and k not in generated}
+    for k, v in scope.items():
+        if k not in found and k not in generated:
+            found[k] = v
+    return found
+
+
+def dir_(generated):
+    """``dir()`` of the function as written."""
+    return sorted(k for k in _scope(_getframe(1)) if k not in generated)
 
 
 _FUTURE_FLAGS = 0
@@ -95,7 +119,7 @@ def _compiled(source, mode: str, frame):
 
 def eval_(source, globals=None, locals=None, /):
     """``eval``: without ``globals``, in the caller's globals and its locals as written."""
-    frame = sys._getframe(1)
+    frame = _getframe(1)
     if globals is None:
         globals, locals = frame.f_globals, _scope(frame) if locals is None else locals
     return builtins.eval(_compiled(source, "eval", frame), globals, locals)
@@ -103,7 +127,7 @@ def eval_(source, globals=None, locals=None, /):
 
 def exec_(source, globals=None, locals=None, /, **kwargs):
     """``exec``: without ``globals``, in the caller's globals and its locals as written."""
-    frame = sys._getframe(1)
+    frame = _getframe(1)
     if globals is None:
         globals, locals = frame.f_globals, _scope(frame) if locals is None else locals
     return builtins.exec(_compiled(source, "exec", frame), globals, locals, **kwargs)
@@ -111,7 +135,7 @@ def exec_(source, globals=None, locals=None, /, **kwargs):
 
 def getframe(depth: int = 0):
     """``sys._getframe(depth)`` counting the program's frames only."""
-    found, _ = _nth_program_frame(sys._getframe(1), depth)
+    found, _ = _nth_program_frame(_getframe(1), depth)
     if found is None:
         raise ValueError("call stack is not deep enough")
     return found
@@ -120,7 +144,7 @@ def getframe(depth: int = 0):
 def warn(message, category=None, stacklevel: int = 1, source=None):
     """``warnings.warn`` whose ``stacklevel`` counts the program's frames only."""
     frame, where = _nth_program_frame(
-        sys._getframe(1), max(stacklevel, 1) - 1,
+        _getframe(1), max(stacklevel, 1) - 1,
         lambda f: is_library_file(f) or _is_importlib(f))
     if frame is None:  # deeper than the stack: where warnings.warn then points
         return warnings.warn(message, category, stacklevel=sys.getrecursionlimit(),
