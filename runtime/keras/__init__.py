@@ -6,7 +6,8 @@ from runtime.keras import (activations, backend, initializers, layers, losses,  
                            utils)
 from runtime.keras.initializers import Initializer  # noqa: F401
 from runtime.keras.input_spec import InputSpec  # noqa: F401
-from runtime.keras.layers.base import KerasTensor, Layer  # noqa: F401
+from runtime.keras.keras_tensor import KerasTensor  # noqa: F401
+from runtime.keras.layers.base import Layer  # noqa: F401
 from runtime.keras.layers.base import KerasVariable as Variable  # noqa: F401
 from runtime.keras.losses import Loss  # noqa: F401
 from runtime.keras.metrics import Metric  # noqa: F401

@@ -1,4 +1,5 @@
-"""``tf.keras.Model`` (subclassing), ``tf.keras.Sequential`` and ``tf.keras.Input``.
+"""``tf.keras.Model`` (subclassing; ``Model(inputs, outputs)`` makes the functional model of
+``functional.py``), ``tf.keras.Sequential`` and ``tf.keras.Input``.
 
 Custom training loops with ``tf.GradientTape`` are the supported way to train:
 ``compile``/``fit``/``evaluate``/``predict`` raise NotImplementedError saying so.
@@ -7,6 +8,8 @@ so every weight exists before a ``tf.function`` first runs (what the guide
 recommends for "Using with multiple Keras models") without computing anything.
 """
 from __future__ import annotations
+
+import textwrap
 
 from graph.ir import Graph
 from runtime import context
@@ -17,12 +20,14 @@ _TRAINING_LOOP = ("custom training loops with tf.GradientTape and an optimizer a
                   "supported way to train and run models here")
 
 
-def Input(shape=None, batch_size=None, dtype=None, name=None):  # noqa: N802 (Keras's name)
-    """The input of a Sequential model: its shape (without the batch axis) and dtype."""
-    if shape is None:
+def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None):  # noqa: N802
+    """A model's input: the KerasTensor of an ``InputLayer`` (its shape has the batch axis)."""
+    if shape is None and batch_shape is None:
         raise ValueError("Please provide to Input a `shape` argument. Note that `shape` does "
                          "not include the batch dimension.")
-    return KerasTensor((batch_size,) + tuple(shape), dtype or "float32", name)
+    layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, name=name,
+                       batch_shape=batch_shape)
+    return layer.output
 
 
 def _placeholder_call(model: Layer, shape, dtype) -> None:
@@ -33,25 +38,39 @@ def _placeholder_call(model: Layer, shape, dtype) -> None:
 
 
 _WIDTHS = (33, 24, 15)  # the summary table's columns
+_GRAPH_WIDTHS = (21, 19, 12, 19)  # ... with "Connected to" (a model that is not a chain)
 
 
-def _rule(left: str, mid: str, right: str, fill: str) -> str:
-    return left + mid.join(fill * w for w in _WIDTHS) + right
+def _rule(left: str, mid: str, right: str, fill: str, widths) -> str:
+    return left + mid.join(fill * w for w in widths) + right
 
 
-def _row(cells, bar: str) -> str:
-    return bar + bar.join(f" {c:<{w - 2}} " if i < 2 else f" {c:>{w - 2}} "
-                          for i, (c, w) in enumerate(zip(cells, _WIDTHS))) + bar
+def _row(cells, bar: str, widths) -> list[str]:
+    """A table row (the counts right-aligned); a cell too wide for its column wraps at spaces
+    onto more lines, as rich's tables do."""
+    wrapped = [textwrap.wrap(c, w - 2) or [""] for c, w in zip(cells, widths)]
+    lines = []
+    for k in range(max(len(parts) for parts in wrapped)):
+        texts = [parts[k] if k < len(parts) else "" for parts in wrapped]
+        lines.append(bar + bar.join(f" {c:<{w - 2}} " if i != 2 else f" {c:>{w - 2}} "
+                                    for i, (c, w) in enumerate(zip(texts, widths))) + bar)
+    return lines
 
 
 class Model(Layer):
     """A layer that groups layers; subclass it and define ``call``."""
 
+    def __new__(cls, *args, **kwargs):
+        """``Model(inputs, outputs)`` makes a functional model (Keras's ``Functional``)."""
+        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+            from runtime.keras.functional import Functional  # (it builds on this module)
+            cls = Functional  # (Python then runs Functional.__init__ on the arguments)
+        return super().__new__(cls)
+
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise NotImplementedError("The functional API (Model(inputs, outputs)) is not "
-                                      "supported: use tf.keras.Sequential or subclass "
-                                      "tf.keras.Model")
+            raise NotImplementedError("A subclassed model built from inputs and outputs is not "
+                                      "supported: use tf.keras.Model(inputs, outputs) itself")
         super().__init__(**kwargs)
 
     def build(self, input_shape=None):
@@ -85,16 +104,15 @@ class Model(Layer):
 
     def summary(self, print_fn=None) -> None:
         """Prints the layers, their output shapes and parameter counts, as Keras 3 does."""
-        rows = [(f"{l.name} ({type(l).__name__})",
-                 "?" if l._output_shape is None else str(l._output_shape),
-                 f"{l.count_params():,}") for l in self.layers]
-        out = [f'Model: "{self.name}"', _rule("┏", "┳", "┓", "━"),
-               _row(("Layer (type)", "Output Shape", "Param #"), "┃"), _rule("┡", "╇", "┩", "━")]
+        header, rows = self._summary_table()
+        widths = _WIDTHS if len(header) == 3 else _GRAPH_WIDTHS
+        out = [f'Model: "{self.name}"', _rule("┏", "┳", "┓", "━", widths),
+               *_row(header, "┃", widths), _rule("┡", "╇", "┩", "━", widths)]
         for i, cells in enumerate(rows):
             if i:
-                out.append(_rule("├", "┼", "┤", "─"))
-            out.append(_row(cells, "│"))
-        out.append(_rule("└", "┴", "┘", "─"))
+                out.append(_rule("├", "┼", "┤", "─", widths))
+            out.extend(_row(cells, "│", widths))
+        out.append(_rule("└", "┴", "┘", "─", widths))
         total = self.count_params()
         trainable = sum(int(v.shape.num_elements()) for v in self.trainable_weights)
         for label, n in (("Total", total), ("Trainable", trainable),
@@ -102,6 +120,14 @@ class Model(Layer):
             out.append(f" {label} params: {n:,} ({n * 4:,.2f} B)")  # float32 weights
         for text in out:
             (print_fn or print)(text)
+
+    def _summary_table(self):
+        """The header and rows of ``summary``: each layer's name and type, the shape of its
+        last output, its parameter count."""
+        return (("Layer (type)", "Output Shape", "Param #"),
+                [(f"{l.name} ({type(l).__name__})",
+                  "?" if l._output_shape is None else str(l._output_shape),
+                  f"{l.count_params():,}") for l in self.layers])
 
     def compile(self, *args, **kwargs):
         raise NotImplementedError(f"Model.compile is not supported: {_TRAINING_LOOP}.")
@@ -121,16 +147,22 @@ class Model(Layer):
 
 
 class Sequential(Model):
-    """A plain stack of layers, each called on the previous one's output."""
+    """A plain stack of layers, each called on the previous one's output. Built from an
+    Input (given, or made from the first layer's ``input_shape``), its layers are called on
+    it as in a functional model (Keras 3), which gives ``inputs``, ``outputs`` and each
+    layer's ``output``; otherwise it builds on a placeholder of the shape given."""
 
     def __init__(self, layers=None, trainable=True, name=None):
         super().__init__(trainable=trainable, name=name)
         self._stack: list[Layer] = []
         self._input = None
+        self._output = None  # the KerasTensor its layers made from an Input (Keras 3)
         for layer in layers or ():
-            self.add(layer)
+            self.add(layer, rebuild=False)
+        if self._stack and self._input is not None:
+            self.build(self._input.shape)
 
-    def add(self, layer) -> None:
+    def add(self, layer, rebuild=True) -> None:
         if isinstance(layer, InputLayer):
             layer = layer.output
         if isinstance(layer, KerasTensor):
@@ -142,23 +174,53 @@ class Sequential(Model):
             raise ValueError(f"Only instances of `keras.Layer` can be added to a Sequential "
                              f"model. Received: {layer} (of type {type(layer)})")
         if not self._stack and self._input is None and layer._input_shape_arg is not None:
-            self._input = KerasTensor((None,) + layer._input_shape_arg)
+            self._input = Input(shape=layer._input_shape_arg)
         self._stack.append(layer)
         self.built = False
-        if self._input is not None:
+        if rebuild and self._input is not None:
             self.build(self._input.shape)
 
-    def pop(self) -> Layer:
+    def pop(self, rebuild=True) -> Layer:
         if not self._stack:
             raise TypeError("There are no layers in the model.")
-        return self._stack.pop()
+        layer = self._stack.pop()
+        self._output = None
+        if rebuild and self._stack and self._input is not None:
+            self.build(self._input.shape)
+        return layer
 
     def build(self, input_shape=None):
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
         self.built = True
+        if self._input is not None and tuple(input_shape) == self._input.shape:
+            with self._keras_scope():  # each layer records its call on the Input
+                self._output = self.call(self._input)
+            return
         dtype = self._input.dtype if self._input is not None else self.dtype
         _placeholder_call(self, input_shape, dtype)
+
+    def _graph_end(self, attr: str, label: str):
+        if self._output is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined {label} yet.")
+        return getattr(self, attr)
+
+    @property
+    def inputs(self) -> list:
+        """The Input of a model built from one, as a list (Keras 3)."""
+        return [self._graph_end("_input", "inputs")]
+
+    @property
+    def outputs(self) -> list:
+        return [self._graph_end("_output", "outputs")]
+
+    @property
+    def input_shape(self):
+        return self._graph_end("_input", "input shape").shape
+
+    @property
+    def output_shape(self):
+        return self._graph_end("_output", "output shape").shape
 
     def _build_from(self, inputs) -> None:  # each layer builds on its own first call
         self.built = True

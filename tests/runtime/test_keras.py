@@ -239,7 +239,7 @@ def test_training_loops_point_to_gradient_tape():
     for method in ("compile", "fit", "evaluate", "predict"):
         with pytest.raises(NotImplementedError, match="GradientTape"):
             getattr(m, method)()
-    with pytest.raises(NotImplementedError, match="functional API"):
+    with pytest.raises(ValueError, match="All `outputs` values must be KerasTensors"):
         K.Model(inputs=K.Input((2,)), outputs=None)
 
 

@@ -18,7 +18,8 @@ first call. ``tf.name_scope`` plays no part in it, as in Keras 3.
 ``__call__`` converts array inputs to tensors (floats to the layer's dtype),
 builds the layer from the first input's shape, and resolves ``training``: an
 explicit argument wins, else the value of the enclosing layer call, else the
-default of ``call``'s signature.
+default of ``call``'s signature. Called on KerasTensors (the functional API), it
+records the call instead (``keras_tensor.symbolic_call``).
 """
 from __future__ import annotations
 
@@ -32,15 +33,15 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from graph import dtypes
 from graph.dtypes import as_dtype
 from graph.ir import Graph
-from graph.shapes import as_shape
 from runtime import context, nest
 from runtime.function import deferred_variables
 from runtime.keras import initializers, regularizers
 from runtime.keras.backend import floatx, layer_dtype
 from runtime.keras.input_spec import assert_input_compatibility
+from runtime.keras.keras_tensor import (KerasTensor, Node, has_keras_tensor,  # noqa: F401
+                                         scratch_input, symbolic_call)
 from runtime.keras.random import SeedGenerator
 from runtime.module import Module
 from runtime.name_scope import name_scope
@@ -48,7 +49,7 @@ from runtime.ops.core import convert_to_tensor
 from runtime.ops import array_ops
 from runtime.ops.math_ops import cast
 from runtime.ops.special_ops import divide_no_nan
-from runtime.tensor import SymbolicTensor, Tensor
+from runtime.tensor import Tensor
 from runtime.variables import ResourceVariable, Variable
 
 _uids: dict[str, int] = {}
@@ -163,19 +164,6 @@ def wrapped_call():
 _call_params_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-class KerasTensor:
-    """What ``tf.keras.Input`` returns: the shape and dtype of a model's input, no value."""
-
-    def __init__(self, shape, dtype=dtypes.float32, name=None):
-        self.shape = tuple(shape)
-        self.dtype = as_dtype(dtype)
-        self.name = name or unique_name("keras_tensor")
-
-    def __repr__(self):
-        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype.name}, sparse=False, "
-                f"ragged=False, name={self.name}>")
-
-
 def _scoped_build(build):
     """``build`` run in the layer's Keras name scope, however it is called (Keras wraps it so)."""
     @functools.wraps(build)
@@ -183,13 +171,6 @@ def _scoped_build(build):
         with self._build_scope():
             return build(self, *args, **kwargs)
     return scoped
-
-
-def scratch_input(graph: Graph, dtype, shape) -> SymbolicTensor:
-    """A placeholder input of a scratch graph, on which a layer's call builds its weights."""
-    node = graph.add_node("Placeholder", attrs={"dtype": dtype, "shape": as_shape(shape)},
-                          name="inputs")
-    return SymbolicTensor(node.output(0))
 
 
 # Keras masks carried by tensors (Keras sets ``tensor._keras_mask``; tensors here have slots):
@@ -274,6 +255,32 @@ class Layer(Module):
     def path(self):
         """Where the layer lives (``sequential/dense``), known once it is built (Keras 3)."""
         return self.__dict__.get("_path")
+
+    @property
+    def input(self):
+        """The KerasTensor(s) of the layer's first call on KerasTensors (Keras 3)."""
+        return self._first_call("inputs", "input")
+
+    @property
+    def output(self):
+        """What the layer's first call on KerasTensors returned (Keras 3): how a model is cut
+        at a layer (``Model(base.input, base.get_layer("block").output)``)."""
+        return self._first_call("outputs", "output")
+
+    @output.setter
+    def output(self, value) -> None:  # (an InputLayer's KerasTensor: its input node's output)
+        if not isinstance(value, KerasTensor):
+            raise AttributeError(f"property 'output' of '{type(self).__name__}' object has "
+                                 "no setter")
+        Node(self, outputs=[value])
+
+    def _first_call(self, attr, label):
+        nodes = self.__dict__.get("_inbound_nodes")
+        if not nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no "
+                                 f"defined {label}.")
+        values = getattr(nodes[0], attr)
+        return values[0] if len(values) == 1 else values
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
@@ -555,10 +562,8 @@ class Layer(Module):
         wrapped, _call_context.wrapped = _call_context.wrapped, False
         if not args and "inputs" in kwargs:
             args = (kwargs.pop("inputs"),)
-        if args and any(isinstance(a, KerasTensor) for a in nest.flatten(args[0])):
-            raise NotImplementedError(
-                "Calling a layer on tf.keras.Input (the functional API) is not supported: "
-                "use tf.keras.Sequential or subclass tf.keras.Model")
+        if has_keras_tensor((args, kwargs)):  # the functional API: record the call
+            return symbolic_call(self, args, kwargs)
         if args:
             first = args[0]
             if isinstance(first, (list, tuple)) and not any(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from graph import dtypes
 from runtime import nest
 from runtime.keras import activations, initializers, random as keras_random
-from runtime.keras.layers.base import Layer, wrapped_call
+from runtime.keras.layers.base import Layer, snake_case, wrapped_call
 from runtime.keras.layers.stacked_cells import StackedRNNCells, training_kwargs
 from runtime.ops import array_ops as A, math_ops as M
 from runtime.ops.functional_ops import scan
@@ -380,7 +380,9 @@ def _rnn_layer(class_name, cell_class, doc):
                  **kwargs):
         base_kwargs = {k: kwargs.pop(k) for k in ("name", "dtype", "trainable", "input_shape")
                        if k in kwargs}
-        cell = cell_class(units, *args, dtype=base_kwargs.get("dtype"), name=None, **kwargs)
+        # (Keras names the cell itself: lstm_1/lstm_cell/kernel)
+        cell = cell_class(units, *args, dtype=base_kwargs.get("dtype"),
+                          name=snake_case(cell_class.__name__), **kwargs)
         RNN.__init__(self, cell, return_sequences=return_sequences, return_state=return_state,
                      go_backwards=go_backwards, stateful=stateful, unroll=unroll,
                      zero_output_for_mask=zero_output_for_mask, **base_kwargs)
