@@ -424,14 +424,20 @@ register_op("SparseAddGrad", _add_grad_infer, _add_grad)
 register_op("SparseSliceGrad", _slice_grad_infer, _slice_grad)
 
 
+def _reduce_inputs(op: str, inputs):
+    """A sparse reduction's checked inputs: (indices, values, dims, axes), the last two
+    known values or None."""
+    if len(inputs) != 4:
+        raise _error(f"{op} takes 4 inputs, got {len(inputs)}")
+    indices, values, shape, axes = inputs
+    _check_sparse(op, indices, shape)
+    _check_int_input(op, axes, "reduction_axes")
+    return indices, values, _shape_value(shape), _shape_value(axes)
+
+
 def _reduce_infer(op: str):
     def infer(inputs, attrs):
-        if len(inputs) != 4:
-            raise _error(f"{op} takes 4 inputs, got {len(inputs)}")
-        indices, values, shape, axes = inputs
-        _check_sparse(op, indices, shape)
-        _check_int_input(op, axes, "reduction_axes")
-        dims, axes_value = _shape_value(shape), _shape_value(axes)
+        _, values, dims, axes_value = _reduce_inputs(op, inputs)
         if dims is None or axes_value is None or None in dims:
             return [TensorType(values.dtype, TensorShape(None))]
         return [TensorType(values.dtype, TensorShape(_reduced_shape(op, dims, axes_value,
@@ -488,12 +494,7 @@ def _reduce_kernel(ufunc, op: str):
 
 def _reduce_sparse_infer(op: str):
     def infer(inputs, attrs):
-        if len(inputs) != 4:
-            raise _error(f"{op} takes 4 inputs, got {len(inputs)}")
-        indices, values, shape, axes = inputs
-        _check_sparse(op, indices, shape)
-        _check_int_input(op, axes, "reduction_axes")
-        dims, axes_value = _shape_value(shape), _shape_value(axes)
+        indices, values, dims, axes_value = _reduce_inputs(op, inputs)
         rank = None if dims is None or axes_value is None else \
             len(_reduced_shape(op, [0] * len(dims), axes_value, attrs.get("keep_dims")))
         return _sparse_types(indices, values, rank)

@@ -13,21 +13,13 @@ import numpy as np
 import pytest
 
 import autograph as tf
+from tests.xla.test_s5_programs import checksums
 
 pytest.importorskip("jax")
 
 JIT = True  # the recorder runs these programs in TensorFlow with the same flag
 
 
-def checksums(values):
-    """Per output: dtype, shape, sum of |x| and sum of x weighted by position."""
-    out = []
-    for v in tf.nest.flatten(values):
-        a = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
-        flat = a.astype(np.float64).reshape(-1)
-        w = np.linspace(1.0, 2.0, flat.size) if flat.size else flat
-        out.append((str(a.dtype), a.shape, float(np.abs(flat).sum()), float((flat * w).sum())))
-    return out
 
 
 # -- the programs -------------------------------------------------------------------------------

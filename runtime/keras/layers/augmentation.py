@@ -227,6 +227,12 @@ def _count(images):
     return 1 if images.shape.rank == 3 else A.shape(images)[0]
 
 
+def _per_image(images, *dims):
+    """The shape of one draw per image: ``(count, *dims)``."""
+    n = _count(images)
+    return (n, *dims) if isinstance(n, int) else A.stack([n, *dims])
+
+
 class RandomRotation(_AffineLayer):
     """Each image rotated about its center by an angle drawn from ``factor * 360`` degrees
     (``factor`` a fraction of a full turn)."""
@@ -239,8 +245,7 @@ class RandomRotation(_AffineLayer):
     def _transformation(self, images, training):
         if not training:
             return None
-        n = _count(images)
-        angle = uniform(A.stack([n]) if not isinstance(n, int) else (n,),
+        angle = uniform(_per_image(images),
                         minval=self.factor[0] * 360.0, maxval=self.factor[1] * 360.0,
                         seed=self.generator)
         angle = M.multiply(angle, M.cast(np.pi / 180.0, dtypes.float32))
@@ -300,8 +305,7 @@ class RandomZoom(_AffineLayer):
     def _transformation(self, images, training):
         if not training:
             return None
-        n = _count(images)
-        shape = A.stack([n, 1]) if not isinstance(n, int) else (n, 1)
+        shape = _per_image(images, 1)
         height_zoom = uniform(shape, minval=1.0 + self.height_lower,
                               maxval=1.0 + self.height_upper, seed=self.generator)
         width_zoom = height_zoom if self.width_factor is None else uniform(
@@ -339,8 +343,7 @@ class RandomTranslation(_AffineLayer):
     def _transformation(self, images, training):
         if not training:
             return None
-        n = _count(images)
-        shape = A.stack([n, 1]) if not isinstance(n, int) else (n, 1)
+        shape = _per_image(images, 1)
         height, width = _static_hw(images, "RandomTranslation")
         dy = M.multiply(uniform(shape, minval=self.height_lower, maxval=self.height_upper,
                                 seed=self.generator), float(height))
