@@ -1,12 +1,12 @@
 """``Dataset.save`` / ``Dataset.load``: a dataset's elements and element_spec kept in a
 directory, as flat elements (numpy values and variant items) pickled by
-``graph/ops/data.py`` — readable by this project, not TensorFlow's snapshot format."""
+``graph/ops/data.py`` — readable by this project, not TensorFlow's snapshot format.
+Loading unpickles: load only directories you (or this program) wrote."""
 from __future__ import annotations
 
 import os
 import pickle
 
-from graph.dtypes import DType, as_dtype
 from graph.errors import NotFoundError
 from graph.ops.data import as_object, write_elements
 from runtime import context
@@ -27,15 +27,7 @@ def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None)
     write_elements(os.path.join(path, _ELEMENTS),
                    list(as_object(dataset._variant().numpy()).iterate()))
     with open(os.path.join(path, _SPEC), "wb") as f:
-        _SpecPickler(f).dump(dataset.element_spec)
-
-
-class _SpecPickler(pickle.Pickler):
-    """Pickles a DType by name, so loading gives back the one DType object of that name
-    (dtypes are compared by identity)."""
-
-    def reducer_override(self, obj):
-        return (as_dtype, (obj.name,)) if isinstance(obj, DType) else NotImplemented
+        pickle.dump(dataset.element_spec, f)  # (a DType pickles by name: the same object back)
 
 
 def load(path, element_spec=None, compression=None, reader_func=None):
