@@ -105,9 +105,15 @@ def trackable_children(obj) -> dict:
     elif is_variable(obj) or not hasattr(obj, "__dict__"):
         return {}
     else:
-        items = ((k, v) for k, v in sorted(vars(obj).items())
-                 if not k.startswith("__") and k != DEFERRED_ATTR)
+        return attribute_children(obj)
     return {k: v for k, v in items if is_trackable(v)}
+
+
+def attribute_children(obj) -> dict:
+    """The trackable attributes of ``obj``, by name (what an object without its own
+    ``_trackable_children`` is walked by)."""
+    return {k: v for k, v in sorted(vars(obj).items())
+            if not k.startswith("__") and k != DEFERRED_ATTR and is_trackable(v)}
 
 
 def defer(obj, callback) -> None:

@@ -15,6 +15,7 @@ from graph.ir import Graph
 from runtime import context
 from runtime.keras.layers.base import KerasTensor, Layer, _masks_of, scratch_input
 from runtime.keras.layers.input_layer import InputLayer
+from runtime.module import attribute_children
 
 _TRAINING_LOOP = ("custom training loops with tf.GradientTape and an optimizer are the "
                   "supported way to train and run models here")
@@ -161,6 +162,14 @@ class Sequential(Model):
             self.add(layer, rebuild=False)
         if self._stack and self._input is not None:
             self.build(self._input.shape)
+
+    def _trackable_children(self) -> dict:
+        """Keras 3 tracks a Sequential's layers as the operations of the functional model it
+        builds, after its InputLayer: checkpoints key them ``_functional/_operations/1/...``."""
+        children = attribute_children(self)
+        del children["_stack"]
+        children["_functional"] = {"_operations": [None, *self._stack]}
+        return children
 
     def add(self, layer, rebuild=True) -> None:
         if isinstance(layer, InputLayer):

@@ -143,3 +143,23 @@ def test_the_checkpoint_guide_keys_are_tensorflows(tmp_path):
     keys = _keys(tf.train.Checkpoint(conv=conv, emb=emb).write(str(tmp_path / "layers")))
     assert "conv/_kernel/.ATTRIBUTES/VARIABLE_VALUE" in keys
     assert "emb/_embeddings/.ATTRIBUTES/VARIABLE_VALUE" in keys
+
+
+def test_a_sequential_keys_its_layers_as_keras_3s_functional_operations(tmp_path):
+    tf.keras.utils.set_random_seed(1)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dropout(0.1),
+                                 tf.keras.layers.Dense(1)])
+    model(tf.ones([1, 2]))
+    path = tf.train.Checkpoint(model=model).write(str(tmp_path / "c"))
+    assert _keys(path) == [  # TensorFlow 2.21's keys (the InputLayer is operation 0)
+        "_CHECKPOINTABLE_OBJECT_GRAPH",
+        "model/_functional/_operations/1/_kernel/.ATTRIBUTES/VARIABLE_VALUE",
+        "model/_functional/_operations/1/bias/.ATTRIBUTES/VARIABLE_VALUE",
+        "model/_functional/_operations/3/_kernel/.ATTRIBUTES/VARIABLE_VALUE",
+        "model/_functional/_operations/3/bias/.ATTRIBUTES/VARIABLE_VALUE"]
+    fresh = tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dropout(0.1),
+                                 tf.keras.layers.Dense(1)])
+    status = tf.train.Checkpoint(model=fresh).read(path)
+    fresh(tf.ones([1, 2]))  # built now: restored on creation
+    status.assert_consumed()
+    np.testing.assert_array_equal(fresh(tf.ones([1, 2])).numpy(), model(tf.ones([1, 2])).numpy())
