@@ -52,6 +52,8 @@ class Optimizer:
         self._learning_rate = None  # a Variable made with the optimizer, as in Keras 3
         self._iterations = None
         self._slots: dict[int, dict[str, object]] = {}
+        self._trained: list = []  # the variables it made slots for, in order (Keras 3's
+        # `_trainable_variables`, which checkpoints track)
         self._slot_names: tuple[str, ...] = ()
         if context.current_graph() is None:
             # Keras 3 makes its step counter and rate with the optimizer, so the first traced
@@ -118,11 +120,12 @@ class Optimizer:
         return found
 
     def _trackable_children(self) -> dict:
-        """Keras 3's edges: the step counter, the rate Variable and all the variables (their
-        index in ``variables`` names a slot in a checkpoint)."""
+        """Keras 3's edges: the step counter, the rate Variable, the variables it trains and
+        all its own variables (their index in ``variables`` names a slot in a checkpoint)."""
         children = {"_iterations": self._iterations, "_learning_rate": self._learning_rate}
         children.update(self._extra_state())
         children = {k: v for k, v in children.items() if v is not None}
+        children["_trainable_variables"] = list(self._trained)
         children["_variables"] = self.variables
         return children
 
@@ -138,6 +141,7 @@ class Optimizer:
                 continue
             # Keras 3's names: sequential_dense_kernel_momentum, a_0_momentum (tf.Variable a:0)
             base = getattr(v, "path", None) or str(v.name).replace(":", "_")
+            self._trained.append(v)
             self._slots[v._resource] = {
                 s: self._state_variable(
                     np.full(v.shape.as_list(), self._slot_initial.get(s, 0.0),

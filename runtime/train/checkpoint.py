@@ -25,7 +25,7 @@ class Checkpoint:
     """Groups trackable objects (Modules, Variables, optimizers...) to save and restore them."""
 
     def __init__(self, root=None, **kwargs):
-        children = dict(kwargs)
+        children = dict(sorted(kwargs.items()))  # (by name, as TensorFlow orders them)
         if root is not None:
             _check_trackable("root", root)
             for name, child in trackable_children(root).items():

@@ -163,3 +163,22 @@ def test_a_sequential_keys_its_layers_as_keras_3s_functional_operations(tmp_path
     fresh(tf.ones([1, 2]))  # built now: restored on creation
     status.assert_consumed()
     np.testing.assert_array_equal(fresh(tf.ones([1, 2])).numpy(), model(tf.ones([1, 2])).numpy())
+
+
+def test_an_optimizer_tracks_the_variables_it_trains(tmp_path):
+    """Keras 3's `_trainable_variables`: a model variable two edges away through its
+    optimizer is keyed there (a shorter path than through the Sequential), as in TF 2.21."""
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    model(tf.ones([1, 3]))
+    opt = tf.keras.optimizers.SGD(0.1)
+    opt.apply_gradients(zip([tf.ones([3, 2]), tf.ones([2])], model.trainable_variables))
+    path = tf.train.Checkpoint(model=model, opt=opt).write(str(tmp_path / "c"))
+    assert _keys(path) == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH", "opt/_iterations/.ATTRIBUTES/VARIABLE_VALUE",
+        "opt/_learning_rate/.ATTRIBUTES/VARIABLE_VALUE",
+        "opt/_trainable_variables/0/.ATTRIBUTES/VARIABLE_VALUE",
+        "opt/_trainable_variables/1/.ATTRIBUTES/VARIABLE_VALUE"]
+    fresh = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    tf.train.Checkpoint(model=fresh).read(path).expect_partial()
+    fresh(tf.ones([1, 3]))  # restored through the model's own path when built
+    np.testing.assert_array_equal(fresh.layers[0].kernel.numpy(), model.layers[0].kernel.numpy())
