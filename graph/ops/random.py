@@ -19,11 +19,11 @@ their last input (or, with ``philox_state``, a ``tf.random.Generator``'s
 state) and draw from it on every run: the same seed gives the same values,
 eagerly, staged and after saving.
 
-Uniform, normal, truncated normal, integer and categorical samples and
-shuffles and Poisson samples, stateful and stateless, are TensorFlow's
+Uniform, normal, truncated normal, integer and categorical samples,
+shuffles, and Poisson and gamma samples, stateful and stateless, are TensorFlow's
 own values: Philox4x32-10 bits (the ``Philox`` section) converted as TensorFlow's
 CPU kernels convert them, a stateful op's stream moving on as TensorFlow reserves
-it. Gamma and binomial samples come from numpy's PCG64
+it. Binomial samples come from numpy's PCG64
 instead, so their values are not TensorFlow's.
 """
 from __future__ import annotations
@@ -134,22 +134,93 @@ def _size(shape) -> tuple:
     return size
 
 
-def _gamma(gen, shape, alpha):
-    alpha = np.asarray(alpha)
-    size = _size(shape) + alpha.shape
-    return gen.standard_gamma(np.broadcast_to(alpha.astype(np.float64), size)).astype(alpha.dtype)
+# -- Gamma: TensorFlow's own samples (Marsaglia-Tsang, as its CPU kernel draws them) ---------
+# Sample i reads the Philox stream from block 256 * i; normals (Box-Muller, two per block) and
+# uniforms (two doubles per block) come from that one stream, each taken last one first.
+
+class _SampleStream:
+    """One sample's Philox blocks, read in order, as normals or as uniform doubles: the first
+    ``_PREFETCH`` blocks' values come precomputed (for all samples at once), later ones are
+    drawn one block at a time."""
+
+    def __init__(self, key, counter, sample: int, normals, uniforms):
+        self.key, self.counter, self.first, self.used = key, counter, 256 * sample, 0
+        self.pre_normals, self.pre_uniforms = normals, uniforms
+        self.normals: list = []
+        self.uniforms: list = []
+
+    def _next_pair(self, normal: bool) -> list:
+        j, self.used = self.used, self.used + 1
+        if j < len(self.pre_normals):
+            pair = self.pre_normals[j] if normal else self.pre_uniforms[j]
+        else:
+            bits = philox_blocks(self.key, self.counter, 1,
+                                 np.array([self.first + j], dtype=np.uint64)).reshape(-1)
+            pair = _box_muller(bits, np.float64) if normal else _unit_float(bits, np.float64)
+        return [float(pair[0]), float(pair[1])]
+
+    def normal(self) -> float:
+        if not self.normals:
+            self.normals = self._next_pair(True)
+        return self.normals.pop()
+
+    def uniform(self) -> float:
+        if not self.uniforms:
+            self.uniforms = self._next_pair(False)
+        return self.uniforms.pop()
 
 
-def _stateless_gamma(gen, shape, alpha):
-    """Samples of ``shape`` itself (alpha broadcast to it), as the stateless op shapes them."""
+_PREFETCH = 4  # blocks per sample computed up front (rejections rarely need more)
+
+
+def _gamma_sample(stream: _SampleStream, alpha: float) -> float:
+    if alpha == 1.0:
+        return -math.log1p(-stream.uniform())
+    d = alpha + (2.0 / 3 if alpha < 1 else -1.0 / 3)
+    c = 1.0 / 3 / math.sqrt(d)
+    while True:
+        x = stream.normal()
+        v = 1 + c * x
+        if v <= 0:
+            continue
+        v = v * v * v
+        u = stream.uniform()
+        if u < 1 - 0.0331 * (x * x) * (x * x) or \
+                math.log(u) < 0.5 * x * x + d * (1 - v + math.log(v)):
+            res = d * v
+            if alpha < 1:
+                res *= stream.uniform() ** (1 / alpha)
+            return res
+
+
+def _philox_gamma(key, counter, shape, alpha):
+    """Gamma samples of ``shape`` (ending with alpha's shape), TensorFlow's values."""
     alpha = np.asarray(alpha)
     size = _size(shape)
-    try:
-        wide = np.broadcast_to(alpha.astype(np.float64), size)
-    except ValueError:
-        raise InvalidArgumentError(message=f"alpha of shape {list(alpha.shape)} does not "
-                                           f"broadcast to shape {list(size)}") from None
-    return gen.standard_gamma(wide).astype(alpha.dtype)
+    if size[len(size) - alpha.ndim:] != alpha.shape:
+        raise InvalidArgumentError(message=f"Shape passed in must end with broadcasted shape. "
+                                           f"shape {list(size)}, alpha shape {list(alpha.shape)}")
+    alphas = alpha.reshape(-1).astype(np.float64)
+    n = int(np.prod(size, dtype=np.int64))
+    per_alpha = n // max(alphas.size, 1)
+    out = np.empty(n)
+    if n:
+        blocks = (np.arange(n, dtype=np.uint64)[:, None] * np.uint64(256)
+                  + np.arange(_PREFETCH, dtype=np.uint64)).reshape(-1)
+        bits = philox_blocks(key, counter, blocks.size, blocks).reshape(-1)
+        normals = _box_muller(bits, np.float64).reshape(n, _PREFETCH, 2)
+        uniforms = _unit_float(bits, np.float64).reshape(n, _PREFETCH, 2)
+    for i in range(n):  # sample i: alpha i // per_alpha, at (i % per_alpha) * A + alpha index
+        a = i // per_alpha
+        stream = _SampleStream(key, counter, i, normals[i], uniforms[i])
+        out[(i % per_alpha) * alphas.size + a] = _gamma_sample(stream, float(alphas[a]))
+    return out.reshape(size).astype(alpha.dtype)
+
+
+def _philox_stateful_gamma(key, counter, shape, alpha):
+    """RandomGamma: ``shape + alpha.shape`` samples, from the stream's reserved blocks."""
+    alpha = np.asarray(alpha)
+    return _philox_gamma(key, counter, list(_size(shape)) + list(alpha.shape), alpha)
 
 
 # -- Poisson: TensorFlow's own samples ----------------------------------------------------
@@ -644,7 +715,8 @@ def _shuffle_blocks(value) -> int:
 
 
 _stateful_blocks = {_philox_shuffle: _shuffle_blocks, _philox_multinomial: _multinomial_blocks,
-                    _philox_stateful_poisson: _stateful_poisson_blocks}
+                    _philox_stateful_poisson: _stateful_poisson_blocks,
+                    _philox_stateful_gamma: _stateful_poisson_blocks}
 # (others: 256 blocks per value drawn)
 
 
@@ -694,7 +766,7 @@ _register_stateful("TruncatedNormal", _float_rule("TruncatedNormal"), _philox_tr
 _register_stateful("RandomUniformInt", _int_infer, _philox_uniform_int)
 _register_stateful("Multinomial", _multinomial_infer, _philox_multinomial, ("output_dtype",))
 _register_stateful("RandomShuffle", _shuffle_infer, _philox_shuffle)
-_register_stateful("RandomGamma", _gamma_infer, _gamma, philox_bits=False)
+_register_stateful("RandomGamma", _gamma_infer, _philox_stateful_gamma)
 _register_stateful("RandomPoissonV2", _poisson_infer, _philox_stateful_poisson, ("dtype",))
 
 _register_stateless("StatelessRandomUniformV2", _float_rule("StatelessRandomUniformV2"),
@@ -714,7 +786,6 @@ _register_stateless("StatelessMultinomial",
                     ("output_dtype",))
 _register_stateless("StatelessRandomBinomial", _binomial_infer, _binomial, ("dtype",),
                     philox_bits=False)
-_register_stateless("StatelessRandomGammaV2", _stateless_gamma_infer, _stateless_gamma,
-                    philox_bits=False)
+_register_stateless("StatelessRandomGammaV2", _stateless_gamma_infer, _philox_gamma)
 _register_stateless("StatelessRandomPoisson", _stateless_poisson_infer, _philox_poisson,
                     ("dtype",))

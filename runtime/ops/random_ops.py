@@ -356,7 +356,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
         alpha, beta_t = _gamma_alpha(alpha, beta, dtype)
         sample = apply_op("StatelessRandomGammaV2", [_shape_tensor(shape), alpha,
                                                      _seed_tensor(seed)],
-                          name="StatelessRandomGammaV2")
+                          {"philox_state": False}, name="StatelessRandomGammaV2")
         return _gamma_scale(sample, beta_t, dtype)
 
 
