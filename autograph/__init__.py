@@ -17,3 +17,4 @@ _set_dataset_converter(_converted_callable)
 import sys as _sys  # noqa: E402
 _sys.modules[__name__ + ".experimental"] = experimental  # noqa: F405
 _sys.modules[__name__ + ".experimental.numpy"] = experimental.numpy  # noqa: F405
+compat.v2 = _sys.modules[__name__]  # noqa: F405  (tf.compat.v2 is tf)

@@ -2,6 +2,7 @@
 from types import SimpleNamespace as _Namespace
 
 from autograph.converter.options import Feature
+from autograph.impl.ag_logging import set_verbosity, trace  # noqa: F401
 from autograph.impl.api import convert, do_not_convert, to_code, to_graph  # noqa: F401
 
 

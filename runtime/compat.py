@@ -1,7 +1,9 @@
 """``tf.compat``: the text, path and dimension helpers real TensorFlow code calls.
 
 Only TensorFlow 2 behaviour exists here, so ``forward_compatible`` answers whether a
-date is before TensorFlow 2.21's compatibility horizon, and there is no ``v1``.
+date is before TensorFlow 2.21's compatibility horizon, and ``v1`` holds only the
+TensorFlow 1 names that mean the same in TensorFlow 2 (``compat_v1.py``). ``v2`` is the
+top-level module (``autograph`` sets it).
 """
 from __future__ import annotations
 
@@ -92,3 +94,10 @@ class forward_compatibility_horizon:  # noqa: N801  (TensorFlow's name)
         global _HORIZON
         _HORIZON = self._saved
         return False
+
+
+def __getattr__(name: str):
+    if name == "v1":  # (imported on first use: it needs the ops, which need this module)
+        from runtime.compat_v1 import v1
+        return v1
+    raise AttributeError(f"module 'tf.compat' has no attribute {name!r}")

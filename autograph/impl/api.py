@@ -23,6 +23,7 @@ from autograph import errors, operators
 from autograph.converter import conversion, loader
 from autograph.converter.options import DEFAULT, ConversionOptions, features
 from autograph.errors import ConversionError
+from autograph.impl import ag_logging
 from autograph.operators.call import runs_as_written
 from runtime.context import executing_eagerly
 
@@ -85,10 +86,12 @@ def _loaded(fn, options: ConversionOptions):
         with _lock:
             loaded = _code_cache.get(key)
             if loaded is None:
+                ag_logging.log(1, "%s is not cached for subkey %s", fn, options)
                 converted = conversion.convert_function(fn, options)
                 loaded = loader.compile_converted(converted, fn.__code__.co_freevars,
                                                   fn.__code__.co_flags)
                 _code_cache[key] = loaded
+                ag_logging.log(2, "Transformed %s:\n\n%s\n", fn, loaded.text)
     return loaded
 
 
@@ -117,6 +120,8 @@ def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
                 _warn_unconverted(fn)
                 return fn
             if _is_library(fn):
+                ag_logging.log(2, "Allowlisted: %s: DoNotConvert rule for %s", fn,
+                               (fn.__module__ or "").split(".")[0])
                 return fn
         if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
             if user_requested:
@@ -144,9 +149,11 @@ def _warn_unconverted(fn) -> None:
     code = fn.__code__
     if code not in _warned and not executing_eagerly():
         _warned.add(code)
-        warnings.warn(f"AutoGraph could not convert {fn.__qualname__}; it runs "
-                      "unconverted (Python control flow on tensors will fail in a "
-                      "graph).", stacklevel=4)
+        message = (f"AutoGraph could not convert {fn.__qualname__}; it runs unconverted "
+                   "(Python control flow on tensors will fail in a graph).")
+        warnings.warn(message, stacklevel=4)
+        if ag_logging.echo_log_to_stdout:
+            print("WARNING: " + message)
 
 
 def converted_callable(f, user_requested: bool = False, options: ConversionOptions | None = None):
@@ -154,6 +161,8 @@ def converted_callable(f, user_requested: bool = False, options: ConversionOptio
     default those of the conversion whose code is running)."""
     if options is None:
         options = _current_options.get()
+    if ag_logging.verbosity_level:
+        ag_logging.log(1, "Converted call: %s", f)
     if isinstance(f, types.FunctionType):
         return _convert_plain(f, user_requested, options)
     if isinstance(f, types.MethodType):
