@@ -64,6 +64,7 @@ class ControlFlowTransformer(StatementTransformer):
         self.in_try = 0  # inside the body of a `try` that has `except` handlers
         self.in_with = 0  # context managers of the `with` statements we are inside
         self.with_marks = 0  # statements told they are inside a `with`
+        self.unbound_state: set[str] = set()  # the function's state names that may be unbound
 
     def visit_Try(self, node):
         if node.handlers:
@@ -130,7 +131,22 @@ class ControlFlowTransformer(StatementTransformer):
         # A name the enclosing generated function declares nonlocal is already bound (and may
         # hold a placeholder set by staged control flow): do not reset it.
         fresh = [n for n in names if n not in self.enclosing[-1]]
+        self._note_maybe_unbound(names, node)
         return st.undefined_inits(fresh, node.ag_maybe_defined_in, self.fa)
+
+    def _note_maybe_unbound(self, names, node) -> None:
+        """Notes the function's variables that the statement's ``get_state`` may read
+        unbound: assigned on some paths to it only (in an ``except`` handler, say). They get
+        an ``Undefined`` binding at the top of the function (``_bind_top``); binding them
+        here instead would overwrite the value some paths gave them."""
+        surely = getattr(node, "ag_defined_in", None)
+        if surely is None:  # (unreachable, or never analysed)
+            return
+        maybe = node.ag_maybe_defined_in
+        for n in names:
+            if n in maybe and n not in surely \
+                    and all(n in shared for shared in self.enclosing[1:]):
+                self.unbound_state.add(n)
 
     def visit_AnnAssign(self, node):
         """An annotated assignment to a variable a generated function shares (``nonlocal``)
@@ -304,12 +320,14 @@ class ControlFlowTransformer(StatementTransformer):
                                loop_body=body_name)
 
 
-def _bind_checked(fn, fa: FunctionAnalysis, generated: set) -> None:
-    """``x = ag__.Undefined('x')`` first for the locals that ``ag__.ld`` checks: a checked
-    read inside a generated function reads a closure cell, and an unbound cell would raise
-    NameError before ``ld`` could raise Python's UnboundLocalError."""
-    names = sorted({n.id for n in fa.flagged_loads if isinstance(n, gast.Name)}
-                   & (fa.locals - fa.params - generated))  # (flags have their own)
+def _bind_top(fn, fa: FunctionAnalysis, checked: set, flags: set, state: set) -> None:
+    """``x = ag__.Undefined('x')`` first for the ``checked`` locals (``ag__.ld`` checks their
+    reads), and for the ``state`` names staged control flow may read unbound: such a read
+    inside a generated function reads a closure cell, and an unbound cell would raise
+    NameError (naming no line of the program) before ``ld`` could raise Python's
+    UnboundLocalError."""
+    names = sorted((checked | state) & (fa.locals - fa.params - flags)
+                   - fa.globals - fa.nonlocals)  # (flags have their own)
     if not names:
         return
     inits = []
@@ -326,8 +344,10 @@ def transform(tree, ctx):
         namer = ctx.namer
         fa = FunctionAnalysis(fn, walrus=namer.has_walrus, scopes=namer.has_scopes,
                               declarations=namer.has_declarations)
-        _bind_checked(fn, fa, ctx.namer.generated)
-        _check_loads(fa.flagged_loads)
-        fn.body = ControlFlowTransformer(ctx, fa).visit_block(fn.body)
+        checked = {n.id for n in fa.flagged_loads if isinstance(n, gast.Name)}
+        _check_loads(fa.flagged_loads)  # (makes the flagged loads `ag__.ld` calls)
+        transformer = ControlFlowTransformer(ctx, fa)
+        fn.body = transformer.visit_block(fn.body)
+        _bind_top(fn, fa, checked - ctx.namer.generated, ctx.flags, transformer.unbound_state)
     return tree
 
