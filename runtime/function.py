@@ -593,8 +593,8 @@ class Function:
         for k, c in self._traces:
             if tt.call_is_subtype(key, k) and (best is None or tt.call_is_subtype(k, best_key)):
                 best_key, best = k, c
-        if best is None:  # the same trace for other Variables of the same types
-            for k, c in reversed(self._traces):
+        if best is None and tt.passes_variables(key):  # the same trace for other Variables
+            for k, c in reversed(self._traces):  # of the same types
                 renaming = tt.variable_renaming(key, k)
                 if renaming is not None:
                     best = c._renamed(renaming)

@@ -251,7 +251,7 @@ def is_subtype(a, b) -> bool:
     if tag != b[0]:
         return False
     if tag == TENSOR:
-        return a[1] == b[1] and TensorShape(a[2]).is_subtype_of(TensorShape(b[2]))
+        return a[1] == b[1] and _dims_fit(a[2], b[2])
     if tag in (LIST, TUPLE):
         return len(a[1]) == len(b[1]) and all(is_subtype(x, y) for x, y in zip(a[1], b[1]))
     if tag == NAMEDTUPLE:
@@ -266,6 +266,19 @@ def is_subtype(a, b) -> bool:
         except Exception:
             return False
     return False
+
+
+def _dims_fit(dims, traced) -> bool:
+    """``TensorShape(dims).is_subtype_of(TensorShape(traced))`` on the key's dims tuples
+    (a miss compares the call with every trace: no shapes are built)."""
+    if traced is None:
+        return True
+    if dims is None or len(dims) != len(traced):
+        return False
+    for d, t in zip(dims, traced):
+        if t is not None and d != t:
+            return False
+    return True
 
 
 def common_supertype(a, b):
@@ -347,6 +360,16 @@ def variable_renaming(new, old):
     if all(was == now._resource for was, now in pairs):
         return None
     return {was: now for was, now in pairs}
+
+
+def passes_variables(key) -> bool:
+    """Whether a call key holds a Variable (only such calls can reuse a trace made for
+    other Variables: a miss without any skips that search)."""
+    if type(key) is not tuple:
+        return False
+    if _is_variable_key(key):
+        return True
+    return any(passes_variables(k) for k in key)
 
 
 def renamed_key(key, renaming: dict):
