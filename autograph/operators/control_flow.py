@@ -189,10 +189,14 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
         set_state(tuple(final))
 
 
+class _OneSidedReturn(StagedValueError):
+    """A staged ``if`` returns on one path only (a staged loop around it says so instead)."""
+
+
 def _refuse_one_sided(name, missing, where):
     other = "else" if missing == "main" else "main"
     if _is_return_value(name):
-        raise StagedValueError(
+        raise _OneSidedReturn(
             f"the {missing} branch must also have a return statement: the {other} branch of "
             f"the `if` at {where} returns, and its condition is a tensor, so both branches "
             "must return a tensor of the same dtype.")
@@ -239,7 +243,7 @@ def _list_slot(items: list, name: str, graph) -> Deferred:
 def _check_both_defined(name, t, f, where):
     for value, side in ((t, "main"), (f, "else")):
         if value is None and _is_return_value(name):
-            raise StagedValueError(
+            raise _OneSidedReturn(
                 f"the {side} branch must also have a return statement: the `if` at {where} "
                 "has a tensor condition, so both of its branches must return a tensor of the "
                 "same dtype, but on the path through its " + side + " branch the function "
@@ -280,11 +284,15 @@ def _deferred_value() -> Deferred:
 
 def _refuse_return(names) -> None:
     if any(_is_return_value(n) for n in names):
-        raise NotImplementedError(
-            f"a return statement cannot be placed inside this TensorFlow loop (at "
-            f"{current_origin()}); this may happen if a return statement depends on a static "
-            "Python condition such as a hyperparameter. As in TensorFlow, a staged loop cannot "
-            "return: break out of it and return after the loop.")
+        raise _return_refusal(current_origin())
+
+
+def _return_refusal(where) -> NotImplementedError:
+    return NotImplementedError(
+        f"a return statement cannot be placed inside this TensorFlow loop (at "
+        f"{where}); this may happen if a return statement depends on a static "
+        "Python condition such as a hyperparameter. As in TensorFlow, a staged loop cannot "
+        "return: break out of it and return after the loop.")
 
 
 # -- loops ---------------------------------------------------------------------------------
@@ -297,14 +305,14 @@ class _LoopState:
     zeros are not a value of the program, a flag records whether the loop ran, and after
     the loop an assert fails if it did not ("loop must iterate at least once to
     initialize"). A variable that is None before the loop is typed from the body the same
-    way, as TensorFlow does (it stays None when the body leaves it alone). A ``return``
-    inside a staged loop is refused, as in TensorFlow.
+    way, as TensorFlow does (it stays None when the body leaves it alone). So is the return
+    value of a ``return`` that the body reaches whatever the tensors are (under Python
+    conditions only); one that a tensor decides is refused (``staging``), as in TensorFlow.
     """
 
     def __init__(self, get_state, set_state, names, kind: str):
         self.get_state, self.set_state = get_state, set_state
         self.names = tuple(names)
-        _refuse_return(self.names)
         self.init = tuple(get_state()) if get_state is not None else ()
         self.where = current_origin()
         self.deferred = {i: _deferred_value() for i, v in enumerate(self.init)
@@ -314,6 +322,17 @@ class _LoopState:
         for i in self.carried:
             if i not in self.deferred:
                 self._check_carriable(self.names[i], self.init[i])
+
+    @contextmanager
+    def staging(self):
+        """Around the staged loop: an ``if`` in the body that returns on one path only (a
+        ``return`` the tensors decide) is TensorFlow's refusal of a return in a loop."""
+        try:
+            yield
+        except _OneSidedReturn:
+            if any(_is_return_value(n) for n in self.names):
+                raise _return_refusal(self.where) from None
+            raise
 
     def start_target_at(self, target: str | None, start) -> None:
         """A range loop's target undefined before the loop starts at the range's start, as
@@ -439,10 +458,11 @@ def _staged_while(test, body, get_state, set_state, names, opts):
         body()
         return state.get_carried()
 
-    final = runtime.while_loop(
-        cond_fn, body_fn, state.carried_values(),
-        maximum_iterations=opts.get("maximum_iterations"),
-        shape_invariants=_invariants(opts, state), loop_var_names=state.carried_names())
+    with state.staging():
+        final = runtime.while_loop(
+            cond_fn, body_fn, state.carried_values(),
+            maximum_iterations=opts.get("maximum_iterations"),
+            shape_invariants=_invariants(opts, state), loop_var_names=state.carried_names())
     state.set_after(final)
 
 
@@ -550,11 +570,12 @@ def _stage_loop(state, kind, init_iterate, iterate_name, in_range, element, adva
         return [advance(itr)] + state.get_carried()
 
     invariants = _invariants(opts, state)
-    final = runtime.while_loop(
-        cond_fn, body_fn, [init_iterate] + state.carried_values(),
-        maximum_iterations=opts.get("maximum_iterations"),
-        shape_invariants=None if invariants is None else [None] + invariants,
-        loop_var_names=[iterate_name] + state.carried_names())
+    with state.staging():
+        final = runtime.while_loop(
+            cond_fn, body_fn, [init_iterate] + state.carried_values(),
+            maximum_iterations=opts.get("maximum_iterations"),
+            shape_invariants=None if invariants is None else [None] + invariants,
+            loop_var_names=[iterate_name] + state.carried_names())
     state.set_after(final[1:])
 
 

@@ -1,0 +1,68 @@
+"""A ``return`` inside a staged loop, as TensorFlow 2.21 takes it (values recorded from it).
+
+A return the loop body reaches whatever the tensors are (under Python conditions only)
+stages: the return value is typed from the body, and a loop that runs zero times fails
+TensorFlow's assert. A return a tensor decides is TensorFlow's NotImplementedError.
+"""
+import pytest
+
+import autograph as tf
+
+
+def _always(x, n):
+    k = 0
+    while k < n:
+        k += 1
+        if 1 < 4:
+            return x + k
+    return x
+
+
+def _tensor_decides(x, n):
+    k = 0
+    while k < n:
+        k += 1
+        if x > k:
+            return x + k
+    return x
+
+
+def _for_always(x, n):
+    for i in tf.range(n):
+        return x + i
+    return x
+
+
+def _tuple_in_nested_python_loop(x, n):
+    a, b = x, n
+    k = 0
+    while k < n:
+        k += 1
+        b += a
+        for _ in range(2):
+            if 2 > 1:
+                return (a, b)
+    return (a, b)
+
+
+@pytest.mark.parametrize("fn, x, n, expected", [
+    (_always, 3, 2, 4), (_always, 1, 5, 2),
+    (_for_always, 3, 2, 3), (_for_always, 1, 5, 1),
+    (_tuple_in_nested_python_loop, 3, 2, (3, 5)), (_tuple_in_nested_python_loop, 1, 5, (1, 6)),
+])
+def test_a_return_the_body_always_reaches_stages(fn, x, n, expected):
+    got = tf.function(fn)(tf.constant(x), tf.constant(n))
+    assert tf.nest.map_structure(int, got) == expected
+
+
+@pytest.mark.parametrize("fn", [_always, _for_always, _tuple_in_nested_python_loop])
+def test_such_a_loop_running_zero_times_fails_the_assert(fn):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="loop must iterate at least once"):
+        tf.function(fn)(tf.constant(3), tf.constant(0))
+
+
+def test_a_return_a_tensor_decides_is_refused_at_the_loop():
+    with pytest.raises(NotImplementedError,
+                       match=r"return statement cannot be placed inside this TensorFlow loop "
+                             r"\(at .*test_loop_return_s7.py"):
+        tf.function(_tensor_decides)(tf.constant(3), tf.constant(2))
