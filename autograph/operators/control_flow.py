@@ -189,14 +189,18 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
         set_state(tuple(final))
 
 
-class _OneSidedReturn(StagedValueError):
-    """A staged ``if`` returns on one path only (a staged loop around it says so instead)."""
+def _one_sided_return(message: str) -> StagedValueError:
+    """A staged ``if`` returns on one path only: marked, so that a staged loop around it
+    refuses the ``return`` in the loop instead, as TensorFlow does."""
+    error = StagedValueError(message)
+    error.one_sided_return = True
+    return error
 
 
 def _refuse_one_sided(name, missing, where):
     other = "else" if missing == "main" else "main"
     if _is_return_value(name):
-        raise _OneSidedReturn(
+        raise _one_sided_return(
             f"the {missing} branch must also have a return statement: the {other} branch of "
             f"the `if` at {where} returns, and its condition is a tensor, so both branches "
             "must return a tensor of the same dtype.")
@@ -243,7 +247,7 @@ def _list_slot(items: list, name: str, graph) -> Deferred:
 def _check_both_defined(name, t, f, where):
     for value, side in ((t, "main"), (f, "else")):
         if value is None and _is_return_value(name):
-            raise _OneSidedReturn(
+            raise _one_sided_return(
                 f"the {side} branch must also have a return statement: the `if` at {where} "
                 "has a tensor condition, so both of its branches must return a tensor of the "
                 "same dtype, but on the path through its " + side + " branch the function "
@@ -329,8 +333,9 @@ class _LoopState:
         ``return`` the tensors decide) is TensorFlow's refusal of a return in a loop."""
         try:
             yield
-        except _OneSidedReturn:
-            if any(_is_return_value(n) for n in self.names):
+        except StagedValueError as e:
+            if getattr(e, "one_sided_return", False) and \
+                    any(_is_return_value(n) for n in self.names):
                 raise _return_refusal(self.where) from None
             raise
 
