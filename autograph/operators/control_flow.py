@@ -165,6 +165,12 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
             for i, (name, t, f) in enumerate(zip(out_names, seen["true"], outs)):
                 if is_undefined(t) != is_undefined(f):
                     _refuse_one_sided(name, "main" if is_undefined(t) else "else", where)
+                if is_undefined(t) and is_undefined(f) and _is_return_value(name):
+                    raise StagedValueError(
+                        f"the main branch must also have a return statement: the `if` at "
+                        f"{where} holds a `return`, but neither branch returned when traced "
+                        "(a Python condition kept it out), and its condition is a tensor, so "
+                        "both branches must return a tensor of the same dtype.")
                 if appended_list(i, f) and not (type(t) is list and len(t) == len(f)):
                     # (the true branch's list is staged too: by _list_slot, or already, by a
                     # staged statement inside the branch)
@@ -189,18 +195,10 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, nouts, lists=())
         set_state(tuple(final))
 
 
-def _one_sided_return(message: str) -> StagedValueError:
-    """A staged ``if`` returns on one path only: marked, so that a staged loop around it
-    refuses the ``return`` in the loop instead, as TensorFlow does."""
-    error = StagedValueError(message)
-    error.one_sided_return = True
-    return error
-
-
 def _refuse_one_sided(name, missing, where):
     other = "else" if missing == "main" else "main"
     if _is_return_value(name):
-        raise _one_sided_return(
+        raise StagedValueError(
             f"the {missing} branch must also have a return statement: the {other} branch of "
             f"the `if` at {where} returns, and its condition is a tensor, so both branches "
             "must return a tensor of the same dtype.")
@@ -247,7 +245,7 @@ def _list_slot(items: list, name: str, graph) -> Deferred:
 def _check_both_defined(name, t, f, where):
     for value, side in ((t, "main"), (f, "else")):
         if value is None and _is_return_value(name):
-            raise _one_sided_return(
+            raise StagedValueError(
                 f"the {side} branch must also have a return statement: the `if` at {where} "
                 "has a tensor condition, so both of its branches must return a tensor of the "
                 "same dtype, but on the path through its " + side + " branch the function "
@@ -329,13 +327,14 @@ class _LoopState:
 
     @contextmanager
     def staging(self):
-        """Around the staged loop: an ``if`` in the body that returns on one path only (a
-        ``return`` the tensors decide) is TensorFlow's refusal of a return in a loop."""
+        """Around the staged loop: when a ``return`` in it has no value before it, a body
+        that cannot be staged (an ``if`` that returns on one path only: a ``return`` the
+        tensors decide; an inner loop refusing its own) is TensorFlow's refusal of a
+        return in a loop, as TensorFlow reports it."""
         try:
             yield
-        except StagedValueError as e:
-            if getattr(e, "one_sided_return", False) and \
-                    any(_is_return_value(n) for n in self.names):
+        except (ValueError, TypeError, KeyError, UnboundLocalError):
+            if any(_is_return_value(self.names[i]) for i in self.deferred):
                 raise _return_refusal(self.where) from None
             raise
 
@@ -404,6 +403,13 @@ class _LoopState:
                 if type(vals[self.carried.index(i)]) is not Deferred:
                     runtime.Assert(ran, [f"loop must iterate at least once to initialize "
                                          f"{self.names[i]}"], name="Assert")
+                elif _is_return_value(self.names[i]):
+                    raise StagedValueError(
+                        "the return value from a TensorFlow loop may only be a Tensor, int, "
+                        "float, bool or a list, tuple or dict thereof; got no value: the "
+                        f"`return` in the staged {self.kind} loop at {self.where} never ran "
+                        "when the loop was traced (a Python condition kept it out). Return "
+                        "after the loop instead.")
         if self.set_state is not None:
             self.set_state(self._full(vals, f"it is first assigned inside the {self.kind} loop at "
                                             f"{self.where}, which is staged and may run zero "

@@ -37,7 +37,7 @@ from tests.staging import staged
 TF_REFUSALS = re.compile(
     "return statement cannot be placed inside this TensorFlow loop|not supported in Python "
     "for loops|started as non-Tensor|must also have a return statement|must also be "
-    "initialized|loop must iterate at least once")
+    "initialized|loop must iterate at least once|return value from a TensorFlow loop may only be")
 
 # Derandomized (the same programs on every run, so CI is deterministic); set
 # AUTOGRAPH_FUZZ=1 to explore new programs by hand.

@@ -66,3 +66,60 @@ def test_a_return_a_tensor_decides_is_refused_at_the_loop():
                        match=r"return statement cannot be placed inside this TensorFlow loop "
                              r"\(at .*test_loop_return_s7.py"):
         tf.function(_tensor_decides)(tf.constant(3), tf.constant(2))
+
+
+def _kept_out_by_python(x, n):
+    k = 0
+    while k < n:
+        k += 1
+        for j in range(n):
+            if (5 <= -2) and (n != j):
+                return 1
+    return 2
+
+
+def test_a_return_a_python_condition_keeps_out_of_the_trace_is_refused_at_the_loop():
+    # TensorFlow's case for its hint: "a return statement depends on a static Python
+    # condition such as a hyperparameter" (before: a one-sided return at the last `if`)
+    with pytest.raises(NotImplementedError, match="depends on a static Python condition"):
+        tf.function(_kept_out_by_python)(tf.constant(3), tf.constant(2))
+
+
+def _single_loop_kept_out(x, n):
+    k = 0
+    while k < n:
+        k += 1
+        if 1 > 4:
+            return 1
+    return 2
+
+
+def test_a_return_never_traced_in_a_single_loop_is_tensorflows_value_error():
+    with pytest.raises(ValueError, match="the return value from a TensorFlow loop may only be"):
+        tf.function(_single_loop_kept_out)(tf.constant(3), tf.constant(2))
+
+
+def _never_returns_in_if(x, n):
+    k = 0
+    while k < n:
+        k += 1
+        if x > 0:
+            if 1 > 4:
+                return 1
+            n = n + 1
+    return n
+
+
+def test_a_staged_if_whose_return_never_ran_is_refused_as_tensorflow_does():
+    # the `if` refuses (ValueError, as TensorFlow's); inside a loop that is the loop's refusal
+    with pytest.raises(NotImplementedError, match="cannot be placed inside this TensorFlow loop"):
+        tf.function(_never_returns_in_if)(tf.constant(3), tf.constant(2))
+
+    def outside(x, n):
+        if x > 0:
+            if 1 > 4:
+                return 1
+            n = n + 1
+        return n
+    with pytest.raises(ValueError, match="the main branch must also have a return statement"):
+        tf.function(outside)(tf.constant(3), tf.constant(2))
