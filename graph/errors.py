@@ -32,6 +32,12 @@ class DTypeMismatchError(InvalidArgumentError, TypeError):
     eagerly, its TypeError when a graph is built; this is both."""
 
 
+class DTypeNotSupportedError(InvalidArgumentError, TypeError):
+    """An op given a dtype it does not take (``sqrt`` of int32): TensorFlow's
+    InvalidArgumentError when the op runs eagerly, its TypeError when a graph is built
+    ("not in list of allowed values"); this is both."""
+
+
 class NotFoundError(OpError, LookupError):
     """Something named does not exist (an op type, a file, a resource)."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.dtypes import as_dtype, complex64, complex128, float32, float64
-from graph.errors import InvalidArgumentError
+from graph.errors import DTypeNotSupportedError, InvalidArgumentError
 from graph.ir import TensorType
 from graph.ops.infer import broadcast, expect_arity
 from graph.registry import register_op
@@ -47,7 +47,7 @@ def _part_rule(op: str, complex_only: bool = False):
         x = inputs[0]
         if not (x.dtype.is_complex or (x.dtype.is_floating and not complex_only)):
             takes = "complex" if complex_only else "float or complex"
-            raise InvalidArgumentError(
+            raise DTypeNotSupportedError(
                 message=f"{op} does not support {x.dtype.name} tensors (it takes {takes} "
                         "tensors)")
         return [TensorType(x.dtype.real_dtype, x.shape)]
@@ -58,7 +58,7 @@ def _conj_infer(inputs, attrs):
     expect_arity("Conj", inputs, 1)
     x = inputs[0]
     if not (x.dtype.is_complex or x.dtype.is_floating or x.dtype.is_integer):
-        raise InvalidArgumentError(
+        raise DTypeNotSupportedError(
             message=f"Conj does not support {x.dtype.name} tensors (it takes numeric tensors)")
     return [TensorType(x.dtype, x.shape)]
 

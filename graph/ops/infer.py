@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.dtypes import DType, bool_
-from graph.errors import DTypeMismatchError, InvalidArgumentError
+from graph.errors import DTypeMismatchError, DTypeNotSupportedError, InvalidArgumentError
 from graph.ir import TensorType
 from graph.shapes import TensorShape, broadcast_shapes
 
@@ -33,7 +33,7 @@ def check_dtype(op: str, x, allowed: str) -> None:
             else "c" if d.is_complex else "i")
     if kind not in allowed:
         names = {"f": "float", "i": "integer", "b": "bool", "s": "string", "c": "complex"}
-        raise InvalidArgumentError(
+        raise DTypeNotSupportedError(
             message=f"{op} does not support {d.name} tensors "
                     f"(it takes {', '.join(names[k] for k in allowed)})")
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType, as_dtype, bool_, int64
-from graph.errors import InvalidArgumentError
+from graph.errors import DTypeNotSupportedError, InvalidArgumentError
 from graph.ir import TensorType
 from graph.ops.infer import broadcast, expect_arity, same_dtype
 from graph.registry import register_op
@@ -39,7 +39,7 @@ def _allows(dtype: DType, allowed: str) -> bool:
 def _check_kind(op: str, x, allowed: str, hint: str = "") -> None:
     if not _allows(x.dtype, allowed):
         takes = ", ".join(_KIND_NAMES[k] for k in allowed)
-        raise InvalidArgumentError(
+        raise DTypeNotSupportedError(
             message=f"{op} does not support {x.dtype.name} tensors (it takes {takes} tensors)."
                     + (f" {hint}" if hint else ""))
 
@@ -117,13 +117,30 @@ def _check_int_divisor(y) -> None:
 
 
 def _floordiv(x, y):
+    if np.asarray(y).dtype.kind == "f":
+        return _floordiv_float(x, y)
     _check_int_divisor(y)
     return np.floor_divide(x, y)
 
 
+def _floordiv_float(x, y):
+    """TensorFlow's float FloorDiv is floor(x / y): ``inf // 2`` is inf and ``3. // -inf``
+    is -0.0, where numpy (and Python) give nan and -1.0."""
+    return np.floor(np.true_divide(x, y))
+
+
 def _floormod(x, y):
+    if np.asarray(y).dtype.kind == "f":
+        return _floormod_float(x, y)
     _check_int_divisor(y)
     return np.remainder(x, y)
+
+
+def _floormod_float(x, y):
+    """TensorFlow's float FloorMod: fmod, moved to the divisor's sign; a zero keeps the sign
+    of ``x`` (``-4. % 2.`` is -0.0), where numpy gives the divisor's sign."""
+    mod = np.fmod(x, y)
+    return np.where((mod != 0) & ((y < 0) != (mod < 0)), mod + y, mod)
 
 
 def _pow(x, y):
@@ -236,7 +253,9 @@ def _build_checked_division(ufunc, checked):
     nonzero constant): on loop counters the check costs more than the op itself."""
     def build(node, compile_subgraph):
         y = node.inputs[1]
-        if not y.dtype.is_integer or (y.value is not None and np.all(np.asarray(y.value) != 0)):
+        if y.dtype.is_floating:
+            return _FLOAT_DIVISION[ufunc]
+        if y.value is not None and np.all(np.asarray(y.value) != 0):
             return ufunc
         return checked
     return build
@@ -259,6 +278,7 @@ def _build_equality(ufunc, kernel):
     return build
 
 
+_FLOAT_DIVISION = {np.floor_divide: _floordiv_float, np.remainder: _floormod_float}
 _DIVISION_BUILDS = {"FloorDiv": _build_checked_division(np.floor_divide, _floordiv),
                     "FloorMod": _build_checked_division(np.remainder, _floormod)}
 

@@ -153,17 +153,26 @@ def _arg_rule(op: str):
     return infer
 
 
-def _arg(fn):
+def _arg(fn, nan_fn):
+    """TensorFlow's CPU kernels skip NaNs (a slice of NaNs only gives 0), where numpy's
+    first NaN wins."""
     def kernel(x, axis, output_type=int64):
         x = np.asarray(x)
         if x.shape[axis] == 0:
             raise InvalidArgumentError(message="Reduction axis is empty in ArgMax/ArgMin")
+        if x.dtype.kind == "f":
+            nans = np.isnan(x)
+            if nans.any():
+                x = np.where(np.all(nans, axis=axis, keepdims=True), 0, x)
+                return nan_fn(x, axis=axis).astype(as_dtype(output_type).numpy_dtype)
         return fn(x, axis=axis).astype(as_dtype(output_type).numpy_dtype)
     return kernel
 
 
-register_op("ArgMax", _arg_rule("ArgMax"), _arg(np.argmax), kernel_attrs=("axis", "output_type"))
-register_op("ArgMin", _arg_rule("ArgMin"), _arg(np.argmin), kernel_attrs=("axis", "output_type"))
+register_op("ArgMax", _arg_rule("ArgMax"), _arg(np.argmax, np.nanargmax),
+            kernel_attrs=("axis", "output_type"))
+register_op("ArgMin", _arg_rule("ArgMin"), _arg(np.argmin, np.nanargmin),
+            kernel_attrs=("axis", "output_type"))
 
 
 # -- scans: Cumsum, Cumprod, CumulativeLogsumexp ---------------------------------------

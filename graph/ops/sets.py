@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.dtypes import int32, int64
-from graph.errors import InvalidArgumentError
+from graph.errors import DTypeNotSupportedError, InvalidArgumentError
 from graph.ir import TensorType
 from graph.registry import register_op
 from graph.shapes import TensorShape
@@ -23,7 +23,7 @@ _OPERATIONS = ("a-b", "b-a", "intersection", "union")
 
 def _check_values(op: str, dtype) -> None:
     if dtype.name not in _SET_DTYPES:
-        raise InvalidArgumentError(message=f"{op} does not support {dtype.name} values (it "
+        raise DTypeNotSupportedError(message=f"{op} does not support {dtype.name} values (it "
                                            f"takes {', '.join(_SET_DTYPES)}).")
 
 

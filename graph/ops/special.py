@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 from graph.dtypes import bool_, float64
-from graph.errors import InvalidArgumentError
+from graph.errors import DTypeNotSupportedError, InvalidArgumentError
 from graph.ir import TensorType
 from graph.ops.infer import expect_arity, same_dtype
 from graph.ops.math import binary_rule, unary_rule
@@ -549,7 +549,7 @@ def _nextafter_rule():
 
     def infer(inputs, attrs):
         if inputs and inputs[0].dtype.name == "float16":
-            raise InvalidArgumentError(
+            raise DTypeNotSupportedError(
                 message="NextAfter does not support float16 tensors (it takes float32 and "
                         "float64 tensors).")
         return rule(inputs, attrs)
@@ -586,7 +586,7 @@ def _betainc_infer(inputs, attrs):
     expect_arity("Betainc", inputs, 3)
     dtype = same_dtype("Betainc", inputs)
     if dtype.name not in ("float32", "float64"):
-        raise InvalidArgumentError(message=f"Betainc does not support {dtype.name} tensors "
+        raise DTypeNotSupportedError(message=f"Betainc does not support {dtype.name} tensors "
                                            "(it takes float32 and float64 tensors).")
     shape = TensorShape([])
     for t, what in zip(inputs, "abx"):

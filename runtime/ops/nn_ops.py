@@ -22,7 +22,7 @@ from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
 from runtime.ops import random_ops
 from runtime.ops.core import apply_op, convert_to_tensor
-from runtime.ops.special_ops import divide_no_nan, erf
+from runtime.ops.special_ops import divide_no_nan, erfc
 from runtime.origin import current_origin
 from runtime.tensor import Tensor
 
@@ -64,7 +64,9 @@ def leaky_relu(features, alpha: float = 0.2, name=None) -> Tensor:
     x = convert_to_tensor(features)
     if x.dtype.is_integer:
         x = M.cast(x, dtypes.float32)
-    return apply_op("LeakyRelu", [x], {"alpha": float(alpha)}, name=name or "LeakyRelu")
+    # (alpha is a 32-bit float attr in TensorFlow: a float64 input is scaled by 0.2f)
+    alpha = float(np.float32(alpha))
+    return apply_op("LeakyRelu", [x], {"alpha": alpha}, name=name or "LeakyRelu")
 
 
 def silu(features, beta: float = 1.0, name=None) -> Tensor:
@@ -89,11 +91,12 @@ def gelu(features, approximate: bool = False, name=None) -> Tensor:
     """``tf.nn.gelu``: x * P(X <= x) for X ~ N(0, 1); the tanh form when ``approximate``."""
     x = _float_tensor(features, "features", "gelu")
     with name_scope(name or "Gelu"):
+        # (TensorFlow's formulas, operation for operation: the same roundings)
         if approximate:
-            cube = M.multiply(0.044715, M.multiply(x, M.square(x)))
-            inner = M.multiply(_math.sqrt(2.0 / _math.pi), M.add(x, cube))
+            cube = M.multiply(0.044715, M.pow(x, 3))
+            inner = M.multiply(0.7978845608028654, M.add(x, cube))
             return M.multiply(M.multiply(0.5, x), M.add(1.0, M.tanh(inner)))
-        return M.multiply(M.multiply(0.5, x), M.add(1.0, erf(M.multiply(x, 1 / _math.sqrt(2.0)))))
+        return M.multiply(M.multiply(0.5, x), erfc(M.multiply(M.negative(x), 0.7071067811865476)))
 
 
 # -- softmax ------------------------------------------------------------------------------
