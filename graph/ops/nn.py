@@ -99,11 +99,15 @@ def _softmax_infer(op: str):
 
 
 def _softmax(x):
+    if x.size == 0:  # (no rows, or rows of nothing: an empty result, not a max of nothing)
+        return x.copy()
     e = np.exp(x - np.max(x, axis=-1, keepdims=True))
     return e / np.sum(e, axis=-1, keepdims=True)
 
 
 def _log_softmax(x):
+    if x.size == 0:
+        return x.copy()
     shifted = x - np.max(x, axis=-1, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 
@@ -687,6 +691,8 @@ def _in_top_k(predictions, targets, k):
     """True where fewer than k classes score strictly higher than the target; False for
     a target out of range or whose score is not finite, as TensorFlow's kernel."""
     n = predictions.shape[1]
+    if n == 0:  # (no classes: no target is among the top k)
+        return np.zeros(len(targets), dtype=bool)
     valid = (targets >= 0) & (targets < n)
     rows = np.arange(len(targets))
     target = predictions[rows, np.where(valid, targets, 0)]

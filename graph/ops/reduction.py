@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.dtypes import as_dtype, int32, int64
-from graph.errors import InvalidArgumentError
+from graph.errors import DTypeNotSupportedError, InvalidArgumentError
 from graph.ir import TensorType
 from graph.ops.infer import expect_arity
 from graph.registry import register_op
@@ -62,7 +62,7 @@ def _reduction_rule(op: str, allowed: str):
                 else "numeric"
             fix = ("tf.cast(x, tf.bool) or compare first (x > 0)" if allowed == "b"
                    else "tf.cast(x, tf.int32) / tf.cast(x, tf.float32)")
-            raise InvalidArgumentError(
+            raise DTypeNotSupportedError(
                 message=f"{op} takes {wanted} tensors, got {x.dtype.name}; use {fix}")
         shape = _reduced_shape(op, x.shape, attrs.get("axis"), attrs.get("keep_dims", False))
         return [TensorType(x.dtype, shape)]
@@ -136,9 +136,9 @@ def _arg_rule(op: str):
     def infer(inputs, attrs):
         expect_arity(op, inputs, 1)
         x = inputs[0]
-        if not x.dtype.is_real:
-            raise InvalidArgumentError(message=f"{op} takes real numeric tensors, got "
-                                               f"{x.dtype.name}")
+        if not (x.dtype.is_real or x.dtype.is_bool):  # (bool too: False < True)
+            raise DTypeNotSupportedError(message=f"{op} takes real numeric or bool tensors, "
+                                                 f"got {x.dtype.name}")
         out = as_dtype(attrs.get("output_type", int64))
         if out not in (int32, int64):
             raise InvalidArgumentError(message=f"{op}: output_type must be int32 or int64")
@@ -187,7 +187,8 @@ def _scan_rule(op: str, allowed: str):
             "c" if x.dtype.is_complex else "x"
         if kind not in allowed:
             takes = "float" if allowed == "f" else "numeric"
-            raise InvalidArgumentError(message=f"{op} takes {takes} tensors, got {x.dtype.name}")
+            raise DTypeNotSupportedError(
+                message=f"{op} takes {takes} tensors, got {x.dtype.name}")
         rank = x.shape.rank
         if rank is not None:
             axis = attrs["axis"]

@@ -500,9 +500,12 @@ def _truncate_mod(x, y):
 
 
 def _shift(ufunc):
-    """Shifts as C++ does on the value's bits; TF leaves shifts past the width undefined."""
+    """Shifts as TensorFlow's kernel does: the shift clamped to [0, bits - 1] (``1 << -1``
+    is 1 and ``1 << 40`` is the int32 sign bit), the bits of the value shifted."""
     def kernel(x, y):
-        return ufunc(x, y).astype(np.asarray(x).dtype, copy=False)
+        dtype = np.asarray(x).dtype
+        y = np.clip(y, 0, dtype.itemsize * 8 - 1).astype(dtype, copy=False)
+        return ufunc(x, y).astype(dtype, copy=False)
     return kernel
 
 

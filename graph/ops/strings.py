@@ -544,7 +544,7 @@ def _reduce_join(x, axis, keep_dims, separator=""):
     sep = separator.encode() if isinstance(separator, str) else separator
     moved = np.moveaxis(arr, axes, tuple(range(arr.ndim - len(axes), arr.ndim)))
     kept = moved.shape[:arr.ndim - len(axes)]
-    flat = moved.reshape(kept + (-1,))
+    flat = moved.reshape(kept + (int(np.prod(moved.shape[len(kept):], dtype=np.int64)),))
     out = np.empty(kept, dtype=object)
     for idx in np.ndindex(kept):
         out[idx] = sep.join(flat[idx])

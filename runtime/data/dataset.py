@@ -171,8 +171,12 @@ class Dataset:
                        structure.spec_of(values), "TensorDataset")
 
     @staticmethod
-    def range(*args, output_type=dtypes.int64, name=None) -> "Dataset":
-        """Like Python's ``range``; elements are int64 unless ``output_type`` says otherwise."""
+    def range(*args, output_type=dtypes.int64, name=None, **ignored) -> "Dataset":
+        """Like Python's ``range``; elements are int64 unless ``output_type`` says otherwise.
+
+        Other keywords are ignored, as TensorFlow ignores them: ``range(3, dtype=tf.int32)``
+        runs there (and gives int64), so programs pass it.
+        """
         if not 1 <= len(args) <= 3:
             raise TypeError(f"Dataset.range takes 1 to 3 arguments, got {len(args)}")
         start, stop, step = (0, args[0], 1) if len(args) == 1 else \

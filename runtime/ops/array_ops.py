@@ -128,6 +128,8 @@ def stack(values, axis: int = 0, name: str = "stack") -> Tensor:
     """``tf.stack``: joins same-shaped tensors along a new axis."""
     if axis == 0 and not isinstance(values, (list, tuple)) and hasattr(values, "_as_tensor"):
         return convert_to_tensor(values)  # a staged list (TensorFlow converts first too)
+    if axis == 0 and values and not any(_is_tensor_like(v) for v in values):
+        return convert_to_tensor(list(values), name=name)  # (one constant: [1, 2.0] is float)
     tensors = _same_dtype_tensors(list(values))
     return apply_op("Pack", tensors, attrs={"axis": int(axis)}, name=name)
 
@@ -802,9 +804,11 @@ def sort(values, axis=-1, direction="ASCENDING", name=None) -> Tensor:
     """``tf.sort``: the values gathered in sorted order (differentiable through the gather)."""
     x, order, perm = _sort_order(values, axis, direction, "ArgSort")
     if x.shape.rank in (None, 1):  # rows of the last axis, gathered as a batch of vectors
-        # (a vector too: its gradient is then a dense tensor, as TensorFlow's top_k gives)
+        # (a vector too: its gradient is then a dense tensor, as TensorFlow's top_k gives;
+        # a vector is one row, so an empty one reshapes too)
         n = shape(x)[-1]
-        rows = [reshape(t, stack([constant(-1), n])) for t in (x, order)]
+        rows = [reshape(t, stack([constant(1 if x.shape.rank == 1 else -1), n]))
+                for t in (x, order)]
         return reshape(gather(*rows, axis=1, batch_dims=1), shape(x), name=name or "sort")
     batch = x.shape.rank - 1
     out = gather(x, order, axis=batch, batch_dims=batch, name=name or "sort")

@@ -14,7 +14,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType, as_dtype
-from graph.errors import TensorConversionError
+from graph.errors import DTypeMismatchError, TensorConversionError
 from runtime.context import current_graph
 from runtime.composite import PLAIN_ARGS, dispatching, with_fast_path
 from runtime.ops.core import (_const_name, apply_op, binary_operands, constant,
@@ -42,10 +42,10 @@ def _convert_like(value, dtype: DType, name: str) -> Tensor:
         return convert_to_tensor(value, dtype=dtype, name=name)
     except TensorConversionError:
         raise  # (no value of this type makes a tensor: TensorFlow's ValueError, as it is)
-    except TypeError as e:
-        raise TypeError(
+    except TypeError as e:  # (TensorFlow: InvalidArgumentError eagerly, TypeError in a graph)
+        raise DTypeMismatchError(message=(
             f"{e} (at {current_origin()}): the other operand is a {dtype.name} tensor. "
-            f"Write the value so it fits {dtype.name}, or tf.cast the tensor.") from None
+            f"Write the value so it fits {dtype.name}, or tf.cast the tensor.")) from None
 
 
 _NUMBERS = frozenset({bool, int, float})

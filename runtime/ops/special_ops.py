@@ -225,12 +225,12 @@ unsorted_segment_prod = _unsorted_segment("Prod")
 
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None) -> Tensor:
     """``tf.math.unsorted_segment_mean``: sum per segment over its size (at least 1), as
-    TensorFlow composes it; float data only."""
+    TensorFlow composes it (``/``: integer data gives float64, as there)."""
     data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
     n = _num_segments(num_segments)
     ones = A.ones_like(data)
     counts = M.maximum(unsorted_segment_sum(ones, ids, n), M.cast(1, data.dtype))
-    return M.realdiv(unsorted_segment_sum(data, ids, n), counts,
+    return M.truediv(unsorted_segment_sum(data, ids, n), counts,
                      name=name or "unsorted_segment_mean")
 
 
