@@ -11,7 +11,7 @@ from graph.shapes import TensorShape  # noqa: F401
 from runtime import errors, nest  # noqa: F401
 from runtime.context import executing_eagerly, init_scope  # noqa: F401
 from runtime.ops import operators as _operators  # noqa: F401
-from runtime.ops.control_flow import cond, while_loop  # noqa: F401
+from runtime.ops.control_flow import public_cond as cond, while_loop  # noqa: F401
 from runtime.ops.core import constant, convert_to_tensor  # noqa: F401
 from runtime.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, cos, divide,  # noqa: F401
                                   equal, exp, floor, floordiv, greater, greater_equal, less,

@@ -241,8 +241,8 @@ def _user_frames(tb) -> list[str]:
         frame, line = tb.tb_frame, tb.tb_lineno
         filename = frame.f_code.co_filename
         origin = map_location(filename, line)
-        if origin is not None:
-            out.append(f'    File "{origin.file}", line {origin.line}, in {origin.function}\n'
+        if origin is not None:  # (converted code: TensorFlow marks it with `*`)
+            out.append(f'    File "{origin.file}", line {origin.line}, in {origin.function}  *\n'
                        f"        {origin.source}")
         elif not filename.startswith("<") and not _is_library_file(filename):
             import linecache
@@ -260,7 +260,7 @@ def _with_user_frames(e: Exception) -> Exception:
     frames = _user_frames(e.__traceback__)
     if not frames:
         return e
-    message = ("in user code:\n\n" + "\n\n".join(frames) + "\n\n    "
+    message = ("in user code:\n\n" + "\n".join(frames) + "\n\n    "
                + f"{type(e).__name__}: {e}")
     new = None
     try:

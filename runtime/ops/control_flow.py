@@ -159,6 +159,18 @@ def _refuse_condition(got: str):
         f"be a bool, at {current_origin()}; compare it explicitly (for example `x > 0`).")
 
 
+def public_cond(pred, true_fn: Callable | None = None, false_fn: Callable | None = None,
+                name: str | None = None, **kwargs):
+    """``tf.cond`` as users call it: a Python bool ``pred`` while a graph is built is
+    TensorFlow's TypeError (its ``if`` would choose a branch at trace time); eagerly it
+    picks the branch, as there. The library's own calls use ``cond``."""
+    if isinstance(pred, bool) and context.current_graph() is not None:
+        raise TypeError(f"pred must not be a Python bool (got {pred}): tf.cond in a graph "
+                        "takes a boolean tensor; use a Python `if` for a Python condition "
+                        f"(at {current_origin()}).")
+    return cond(pred, true_fn, false_fn, name, **kwargs)
+
+
 def cond(pred, true_fn: Callable | None = None, false_fn: Callable | None = None,
          name: str | None = None, *, output_names: Sequence[str] | None = None):
     """``tf.cond``: ``true_fn()`` if ``pred`` else ``false_fn()``, staged when in a graph.

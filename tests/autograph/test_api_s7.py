@@ -91,3 +91,20 @@ def test_compat_v1_tensorflow_1_api_is_refused_by_name():
         tf.compat.v1.train.AdamOptimizer
     with pytest.raises(NotImplementedError, match="graph mode"):
         tf.compat.v1.disable_eager_execution()
+
+
+def test_user_code_frames_are_marked_converted_and_listed_without_gaps():
+    # The guide's format: each converted frame ends with "  *", frames one after another.
+    def inner(x):
+        return tf.Variable(x)
+
+    @tf.function
+    def outer(x):
+        return inner(x)
+
+    with pytest.raises(ValueError) as info:  # (as in TensorFlow: the first call refuses it)
+        outer(1.0)
+    text = str(info.value)
+    assert text.startswith("in user code:\n\n")
+    assert ", in outer  *\n        return inner(x)\n    File " in text
+    assert ", in inner  *\n        return tf.Variable(x)\n\n    ValueError: " in text
