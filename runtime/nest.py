@@ -115,5 +115,8 @@ def assert_same_structure(a, b, check_types: bool = True,
                           expand_composites: bool = False) -> None:
     if structure_signature(a, check_types, expand_composites) != \
             structure_signature(b, check_types, expand_composites):
-        raise ValueError(f"The two structures don't have the same nested structure.\n\n"
-                         f"First structure: {a!r}\n\nSecond structure: {b!r}")
+        # (as TensorFlow: the same nesting in other sequence types is a TypeError)
+        error = TypeError if check_types and structure_signature(a, False, expand_composites) \
+            == structure_signature(b, False, expand_composites) else ValueError
+        raise error(f"The two structures don't have the same nested structure.\n\n"
+                    f"First structure: {a!r}\n\nSecond structure: {b!r}")

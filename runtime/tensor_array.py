@@ -26,7 +26,7 @@ from typing import Sequence
 
 from graph import dtypes
 from graph.dtypes import as_dtype
-from graph.errors import InvalidArgumentError
+from graph.errors import InvalidArgumentError, OutOfRangeError
 from graph.ops.tensor_array import CLEARED
 from graph.shapes import TensorShape, as_shape
 from runtime import context
@@ -184,8 +184,9 @@ class TensorArray:
         self._merge_shape(value.shape, f"write to TensorArray index {i if i is not None else ''}"
                           .rstrip())
         if (i is not None and self._static_size is not None and i >= self._static_size
-                and not self._dynamic_size):
-            raise InvalidArgumentError(
+                and not self._dynamic_size):  # (TensorFlow: OutOfRangeError when it runs eagerly)
+            error = OutOfRangeError if context.executing_eagerly() else InvalidArgumentError
+            raise error(
                 message=f"Tried to write to index {i} but array is not resizeable and size is: "
                         f"{self._static_size}{_where()}. Create the TensorArray with "
                         "dynamic_size=True to let it grow.")

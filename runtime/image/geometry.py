@@ -12,6 +12,7 @@ import enum
 import numpy as np
 
 from graph import dtypes
+from runtime.image import scale_translate
 from runtime.image.convert import checked_image
 from runtime.ops import array_ops as A, math_ops as M, nn_ops
 from runtime.ops.control_ops import get_static_value
@@ -178,14 +179,14 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     """``tf.image.resize``: bilinear, nearest, bicubic or area resampling (half-pixel
     centers); the result is float32 except with ``nearest``, which keeps the dtype."""
     method = str(getattr(method, "value", method)).lower()
-    if method not in _RESIZE_OPS:
-        if method in {m.value for m in ResizeMethod}:
-            raise NotImplementedError(f"tf.image.resize(method={method!r}) is not supported")
+    if method not in _RESIZE_OPS and method not in scale_translate.KERNELS:
         raise ValueError(f"Resize method is not implemented: [{method}]")
-    if antialias and method != "nearest":
-        raise NotImplementedError("tf.image.resize(antialias=True) is not supported")
     images, was_batch = _as_batch(images, "resize")
     size = _size_tensor(size)
+    kernel = _SAMPLING_KERNELS.get(method, method) if antialias else method
+    if kernel in scale_translate.KERNELS:  # (TensorFlow's ScaleAndTranslate cases)
+        return _unbatch(_resize_with_kernel(images, size, kernel, antialias, preserve_aspect_ratio),
+                        was_batch)
     if preserve_aspect_ratio:
         height, width = _hw(images, "resize(preserve_aspect_ratio=True)")
         target = M.cast(size, dtypes.float32)
@@ -197,6 +198,26 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
                        attrs={"align_corners": False, "half_pixel_centers": half_pixel},
                        name=name or _RESIZE_OPS[method])
     return _unbatch(resized, was_batch)
+
+
+# the kernel an antialiased resize samples with (area and nearest ignore ``antialias``)
+_SAMPLING_KERNELS = {"bilinear": "triangle", "bicubic": "keyscubic"}
+
+
+def _resize_with_kernel(images, size, kernel: str, antialias: bool, preserve_aspect_ratio):
+    height, width = _hw(images, f"resize(method={kernel!r}, antialias={antialias})")
+    target = get_static_value(size)
+    if target is None:
+        raise ValueError(f"resize with antialias=True or method={kernel!r} needs the new size "
+                         "known while tracing (a constant, not a tensor computed in the graph)")
+    new_height, new_width = (int(v) for v in target)
+    if preserve_aspect_ratio:
+        scale = min(np.float32(new_height) / np.float32(height),
+                    np.float32(new_width) / np.float32(width))
+        new_height = int(np.round(scale * np.float32(height)))
+        new_width = int(np.round(scale * np.float32(width)))
+    return scale_translate.resize(images, height, width, new_height, new_width, kernel,
+                                  antialias)
 
 
 def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR,

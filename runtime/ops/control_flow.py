@@ -239,7 +239,7 @@ def _merge_branch_outputs(then_t: _Trace, else_t: _Trace, names) -> list[TensorT
     try:
         nest.assert_same_structure(then_t.structure[0], else_t.structure[0])
         same = then_t.structure[1] == else_t.structure[1]
-    except ValueError:
+    except (ValueError, TypeError):
         same = False
     if not same or len(then_t.outputs) != len(else_t.outputs):
         raise StructureMismatchError(
