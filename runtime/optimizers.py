@@ -176,6 +176,9 @@ class Optimizer:
                                                  dtype=dtypes.float64), v.dtype)
                 v.assign_sub(M.multiply(v, M.multiply(self._lr(v), decay)))
             self._apply_dense(g, v)
+        for _, v in pairs:  # Keras 3: each variable's constraint, after the updates
+            if v.constraint is not None:
+                v.assign(v.constraint(v))
         return self.iterations.assign_add(np.int64(1))
 
     def _clipped(self, grads: list) -> list:

@@ -1,9 +1,9 @@
 """``tf.keras``: the subset that custom training loops use — layers, models, initializers,
 activations, losses, metrics, optimizers and their learning-rate schedules, ``utils`` and
 the base classes at top level (``tf.keras.Layer``, ``tf.keras.Loss``...)."""
-from runtime.keras import (activations, backend, initializers, layers, losses,  # noqa: F401
-                           metrics, models, optimizers, preprocessing, random, regularizers,
-                           utils)
+from runtime.keras import (activations, backend, constraints, initializers,  # noqa: F401
+                           layers, losses, metrics, models, optimizers, preprocessing, random,
+                           regularizers, utils)
 from runtime.keras.initializers import Initializer  # noqa: F401
 from runtime.keras.input_spec import InputSpec  # noqa: F401
 from runtime.keras.keras_tensor import KerasTensor  # noqa: F401

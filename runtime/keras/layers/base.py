@@ -37,7 +37,7 @@ from graph.dtypes import as_dtype
 from graph.ir import Graph
 from runtime import context, nest
 from runtime.function import deferred_variables
-from runtime.keras import initializers, regularizers
+from runtime.keras import constraints, initializers, regularizers
 from runtime.keras.backend import floatx, layer_dtype
 from runtime.keras.input_spec import assert_input_compatibility
 from runtime.keras.keras_tensor import (KerasTensor, Node, has_keras_tensor,  # noqa: F401
@@ -330,9 +330,6 @@ class Layer(Module):
                    name=None):
         """Creates a Variable of this layer (``initializer`` defaults as in Keras: glorot
         uniform for floats, zeros otherwise)."""
-        if constraint is not None:
-            raise NotImplementedError("weight constraints are not supported; apply them in "
-                                      "the training loop (v.assign(tf.clip_by_norm(v, m)))")
         dtype = as_dtype(dtype or self._dtype)
         shape = () if shape is None else tuple(int(d) for d in shape)
         if initializer is None:
@@ -341,7 +338,7 @@ class Layer(Module):
         name = name or unique_name("variable")  # (one count for the whole program, as Keras's)
         with keras_name_scope(self.name, caller=self):
             v = KerasVariable(lambda: init(shape, dtype=dtype), trainable=trainable,
-                              dtype=dtype, name=name)
+                              dtype=dtype, name=name, constraint=constraints.get(constraint))
         self._own_weights.append(v)
         regularizer = regularizers.get(regularizer)
         if regularizer is not None:

@@ -2,7 +2,7 @@
 tf.nn ops; and the global poolings."""
 from __future__ import annotations
 
-from runtime.keras import activations, initializers
+from runtime.keras import activations, constraints, initializers
 from runtime.keras.layers.base import Layer
 from runtime.keras.layers.core import stored_as
 from runtime.ops import array_ops as A, math_ops as M, nn_ops
@@ -48,9 +48,12 @@ class _Conv(Layer):
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
                  dilation_rate=1, groups=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
         output_padding = kwargs.pop("output_padding", None) if self.transpose else None
         super().__init__(**kwargs)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         name = type(self).__name__
         if not isinstance(filters, int) or filters <= 0:
             raise ValueError(f"Invalid value for argument `filters`. Expected a strictly "
@@ -85,10 +88,11 @@ class _Conv(Layer):
         channels = (self.filters, input_shape[-1]) if self.transpose else \
             (input_shape[-1], self.filters)
         self.kernel = self.add_weight(shape=self.kernel_size + channels,
-                                      initializer=self.kernel_initializer, name="kernel")
+                                      initializer=self.kernel_initializer, name="kernel",
+                                      constraint=self.kernel_constraint)
         if self.use_bias:
             self.bias = self.add_weight(shape=(self.filters,), initializer=self.bias_initializer,
-                                        name="bias")
+                                        name="bias", constraint=self.bias_constraint)
         self.built = True
 
     def _output_length(self, length, i):

@@ -8,7 +8,7 @@ import inspect
 import math
 
 from graph import dtypes
-from runtime.keras import activations, initializers, regularizers
+from runtime.keras import activations, constraints, initializers, regularizers
 from runtime.keras import random as keras_random
 from runtime.keras.layers.base import Layer, _set_keras_mask
 from runtime.ops import array_ops, math_ops
@@ -31,7 +31,8 @@ class Dense(Layer):
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, **kwargs):
+                 kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
+                 bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive "
@@ -43,6 +44,8 @@ class Dense(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.kernel = self.bias = None
 
     def build(self, input_shape):
@@ -52,10 +55,12 @@ class Dense(Layer):
                              f"defined. Found None. Full input shape received: {input_shape}")
         self.kernel = self.add_weight(shape=(last, self.units),
                                       initializer=self.kernel_initializer, name="kernel",
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         if self.use_bias:
             self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
-                                        name="bias", regularizer=self.bias_regularizer)
+                                        name="bias", regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint)
         self.built = True
 
     def call(self, inputs):
@@ -79,7 +84,9 @@ class Dense(Layer):
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
                 "bias_initializer": initializers.serialize(self.bias_initializer),
                 "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-                "bias_regularizer": regularizers.serialize(self.bias_regularizer)}
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint)}
 
 
 class Activation(Layer):
@@ -252,7 +259,7 @@ class Embedding(Layer):
     embeddings = stored_as("_embeddings")
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
-                 mask_zero=False, **kwargs):
+                 mask_zero=False, embeddings_constraint=None, **kwargs):
         super().__init__(**kwargs)
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError(f"Both `input_dim` and `output_dim` should be positive, "
@@ -260,12 +267,14 @@ class Embedding(Layer):
         self.input_dim, self.output_dim = input_dim, output_dim
         self.mask_zero = self.supports_masking = bool(mask_zero)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
         self.embeddings = None
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
                                           initializer=self.embeddings_initializer,
-                                          name="embeddings")
+                                          name="embeddings",
+                                          constraint=self.embeddings_constraint)
         self.built = True
 
     def _convert_input(self, x):  # ids stay integers; floats are cast to int32 as in Keras
