@@ -25,7 +25,7 @@ from runtime.ops.logging_ops import (Assert, assert_equal, assert_greater,  # no
 from runtime.ops.core import NUMERIC_CHECKS  # apply_op calls check(op, result); empty when off
 from runtime.ops.special_ops import is_finite
 from runtime.origin import current_origin
-from runtime.tensor import EagerTensor
+from runtime.tensor import EagerTensor, Tensor
 
 assert_not_equal = assert_none_equal
 
@@ -160,6 +160,55 @@ def assert_rank(x, rank, message=None, name=None):
         return None
     from runtime.ops import array_ops
     return assert_equal(array_ops.rank(t), rank, message=message, name=name or "assert_rank")
+
+
+def assert_rank_at_least(x, rank, message=None, name=None):
+    """ValueError when the static rank is below ``rank``; a run-time check when unknown."""
+    t = convert_to_tensor(x)
+    rank = int(rank)
+    if t.shape.rank is not None:
+        if t.shape.rank < rank:
+            raise ValueError(f"{_prefix(message)}Tensor {_label(t)} must have rank at least "
+                             f"{rank}.  Received rank {t.shape.rank}, shape {t.shape}")
+        return None
+    from runtime.ops import array_ops
+    return assert_greater_equal(array_ops.rank(t), rank, message=message,
+                                name=name or "assert_rank_at_least")
+
+
+def assert_rank_in(x, ranks, message=None, name=None):
+    """ValueError when the static rank is none of ``ranks`` (checked when it is known)."""
+    t = convert_to_tensor(x)
+    ranks = tuple(int(r) for r in ranks)
+    if t.shape.rank is not None and t.shape.rank not in ranks:
+        raise ValueError(f"{_prefix(message)}Tensor {_label(t)} must have rank in {ranks}.  "
+                         f"Received rank {t.shape.rank}, shape {t.shape}")
+    return None
+
+
+def assert_same_float_dtype(tensors=None, dtype=None):
+    """The common floating dtype of ``tensors`` (and ``dtype``); ValueError if they differ or
+    are not floating (float32 when there is nothing to check)."""
+    want = as_dtype(dtype) if dtype is not None else None
+    for value in tensors or []:
+        t = convert_to_tensor(value)
+        if want is None:
+            want = t.dtype
+        elif t.dtype != want:
+            raise ValueError(f"{t}, type={t.dtype!r}, must be of the same type ({want!r}).")
+    if want is None:
+        return as_dtype("float32")
+    if not want.is_floating:
+        raise ValueError(f"Expected floating point type, got {want!r}.")
+    return want
+
+
+def assert_proper_iterable(values):
+    """TypeError for a value that is not a proper iterable of values (a string, bytes, an
+    array or a tensor), as TensorFlow's check."""
+    if isinstance(values, (str, bytes, np.ndarray, Tensor)) or not hasattr(values, "__iter__"):
+        raise TypeError(f'Expected argument "values" to be a "proper" iterable.  Found: '
+                        f"{type(values)}")
 
 
 def assert_scalar(tensor, message=None, name=None):

@@ -64,6 +64,17 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
     return list(result) if isinstance(result, tuple) else [result]
 
 
+def encode_base64(input, pad=False, name=None):  # noqa: A002
+    """``tf.io.encode_base64``: web-safe base64 of each string, '=' padding only with ``pad``."""
+    return apply_op("EncodeBase64", [_string(input)], {"pad": bool(pad)},
+                    name=name or "EncodeBase64")
+
+
+def decode_base64(input, name=None):  # noqa: A002
+    """``tf.io.decode_base64``: the bytes of web-safe base64 strings (padded or not)."""
+    return apply_op("DecodeBase64", [_string(input)], name=name or "DecodeBase64")
+
+
 def serialize_tensor(tensor, name=None):
     return apply_op("SerializeTensor", [convert_to_tensor(tensor)], name=name or "SerializeTensor")
 

@@ -12,6 +12,7 @@ an object array (0-d for a scalar), never a bare ``bytes``.
 """
 from __future__ import annotations
 
+import base64
 import functools
 import re
 
@@ -254,6 +255,27 @@ _infer, _kernel = _unary_string("StringLower", _case("lower"))
 register_op("StringLower", _infer, _kernel, kernel_attrs=("encoding",))
 _infer, _kernel = _unary_string("StringStrip", lambda b: b.strip())
 register_op("StringStrip", _infer, _kernel)
+
+
+def _encode_base64(b: bytes, pad=False) -> bytes:
+    """Web-safe base64 (``-`` and ``_``), '=' padding only when ``pad``."""
+    out = base64.urlsafe_b64encode(b)
+    return out if pad else out.rstrip(b"=")
+
+
+def _decode_base64(b: bytes) -> bytes:
+    """Web-safe base64, padded or not; other characters are TensorFlow's error."""
+    text = b.rstrip(b"=")
+    if text.strip(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") or \
+            len(text) % 4 == 1:
+        raise InvalidArgumentError(message="Invalid character found in base64.")
+    return base64.urlsafe_b64decode(text + b"=" * (-len(text) % 4))
+
+
+_infer, _kernel = _unary_string("EncodeBase64", _encode_base64)
+register_op("EncodeBase64", _infer, _kernel, kernel_attrs=("pad",))
+_infer, _kernel = _unary_string("DecodeBase64", _decode_base64)
+register_op("DecodeBase64", _infer, _kernel)
 
 
 def _to_number_infer(inputs, attrs):

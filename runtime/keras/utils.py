@@ -8,6 +8,9 @@ import numpy as np
 from runtime.keras.array_utils import normalize, pad_sequences, to_categorical  # noqa: F401
 from runtime.keras.dataset_utils import (split_dataset,  # noqa: F401
                                          timeseries_dataset_from_array)
+from runtime.keras.object_registration import (  # noqa: F401
+    CustomObjectScope, custom_object_scope, get_custom_objects, get_registered_name,
+    get_registered_object, register_keras_serializable)
 from runtime.keras.random import reset_global_seed_generator
 from runtime.ops.random_ops import set_seed
 

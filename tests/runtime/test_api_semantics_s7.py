@@ -30,3 +30,56 @@ def test_writing_past_a_fixed_tensor_array_is_out_of_range_eagerly():
         ta.write(5, 1.0)
     with pytest.raises(tf.errors.InvalidArgumentError, match="not resizeable"):
         tf.function(lambda: tf.TensorArray(tf.float32, size=2).write(5, 1.0).stack())()
+
+
+def test_register_keras_serializable_records_the_class_and_returns_it():
+    @tf.keras.utils.register_keras_serializable(package="S7", name="Lay")
+    class Lay(tf.keras.layers.Layer):
+        pass
+
+    @tf.keras.utils.register_keras_serializable()
+    def act_s7(x):
+        return x
+
+    assert tf.keras.utils.get_registered_name(Lay) == "S7>Lay"
+    assert tf.keras.utils.get_registered_name(act_s7) == "Custom>act_s7"
+    assert tf.keras.utils.get_registered_name(tf.keras.layers.Dense) == "Dense"
+    assert tf.keras.utils.get_registered_object("S7>Lay") is Lay
+    assert "S7>Lay" in tf.keras.utils.get_custom_objects()
+    assert tf.keras.utils.get_registered_object("nope") is None
+    with tf.keras.utils.custom_object_scope({"Foo": Lay}):
+        assert tf.keras.utils.get_registered_object("Foo") is Lay
+    assert tf.keras.utils.get_registered_object("Foo") is None
+
+    class NoConfig:
+        pass
+    with pytest.raises(ValueError, match="does not have a get_config"):
+        tf.keras.utils.register_keras_serializable()(NoConfig)
+
+
+def test_base64_is_web_safe_and_padding_is_optional():
+    assert tf.io.encode_base64(["hello?>", ""], pad=True).numpy().tolist() == [b"aGVsbG8_Pg==", b""]
+    assert tf.io.encode_base64("a~~").numpy() == b"YX5-"
+    assert tf.io.decode_base64(["aGVsbG8_Pg", "aGVsbG8_Pg=="]).numpy().tolist() == [b"hello?>"] * 2
+    round_trip = tf.function(lambda: tf.io.decode_base64(tf.io.encode_base64(["x\x00y"])))
+    assert round_trip().numpy().tolist() == [b"x\x00y"]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid character found in base64"):
+        tf.io.decode_base64("!!")
+
+
+def test_rank_and_float_dtype_assertions():
+    x = tf.zeros([2, 3])
+    assert tf.debugging.assert_rank_at_least(x, 1) is None
+    assert tf.debugging.assert_rank_in(x, [2, 3]) is None
+    with pytest.raises(ValueError, match="must have rank at least 3"):
+        tf.debugging.assert_rank_at_least(x, 3)
+    with pytest.raises(ValueError, match=r"must have rank in \(1, 3\)"):
+        tf.debugging.assert_rank_in(x, [1, 3])
+    assert tf.debugging.assert_same_float_dtype([x]) == tf.float32
+    with pytest.raises(ValueError, match="must be of the same type"):
+        tf.debugging.assert_same_float_dtype([x, tf.zeros([1], tf.float64)])
+    with pytest.raises(ValueError, match="Expected floating point type"):
+        tf.debugging.assert_same_float_dtype([tf.zeros([1], tf.int32)])
+    with pytest.raises(TypeError, match='"proper" iterable'):
+        tf.debugging.assert_proper_iterable("abc")
+    tf.debugging.assert_proper_iterable([1])
