@@ -21,7 +21,7 @@ from runtime.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, cos, di
                                   reduce_prod, reduce_sum, round, sigmoid, sign, sin, sqrt,
                                   square, subtract, tanh, truediv, where)
 from runtime.ops.logging_ops import Assert, print_v2 as print  # noqa: F401
-from runtime import bitwise, debugging, math, random, strings  # noqa: F401
+from runtime import audio, bitwise, debugging, math, random, strings  # noqa: F401
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor  # noqa: F401
 from runtime.ops.array_ops import (argsort, bitcast, boolean_mask, broadcast_dynamic_shape,  # noqa: F401
                                    broadcast_static_shape, broadcast_to, clip_by_global_norm,

@@ -17,7 +17,7 @@ messages holding them are nested as already-encoded bytes (same wire format).
 ``WriteSummary`` stores a tensor as TensorFlow's kernel does: strings as ``string_val``,
 everything else as little-endian ``tensor_content``; non-empty metadata bytes are stored as
 given (serialized ``SummaryMetadata``); ``WriteRawProtoSummary`` writes serialized ``Summary``
-protos as they are. ``EncodeWav`` is TensorFlow's 16-bit PCM encoder
+protos as they are. ``EncodeWav`` (``audio.py``) is TensorFlow's 16-bit PCM encoder
 (``tf.audio.encode_wav``), which audio summaries use.
 """
 from __future__ import annotations
@@ -254,37 +254,3 @@ register_op("FlushSummaryWriter", _no_inputs("FlushSummaryWriter"), _flush,
 register_op("CloseSummaryWriter", _no_inputs("CloseSummaryWriter"), _close,
             kernel_attrs=("writer",), stateful=True)
 
-
-# -- WAV ---------------------------------------------------------------------------------------
-
-def _encode_wav_infer(inputs, attrs):
-    audio, rate = inputs
-    if not audio.dtype.is_floating or audio.dtype is not dtypes.float32 or \
-            audio.shape.rank not in (None, 2):
-        raise InvalidArgumentError(message=f"EncodeWav: audio must be a 2-D float32 tensor "
-                                           f"[frames, channels], got {audio.dtype.name} of "
-                                           f"shape {audio.shape}")
-    _scalar_of("EncodeWav", "sample_rate", rate, dtypes.int32)
-    return [TensorType(dtypes.string, TensorShape([]))]
-
-
-def _encode_wav(audio, sample_rate):
-    """RIFF/WAVE, 16-bit PCM: samples scaled by 32768, rounded, clamped to int16."""
-    audio = np.asarray(audio, np.float32)
-    frames, channels = audio.shape
-    rate = int(sample_rate)
-    if rate <= 0:
-        raise InvalidArgumentError(message=f"sample_rate must be positive, got {rate}")
-    scaled = audio.astype(np.float64) * 32768.0  # exact; rounded half away from zero (roundf)
-    samples = np.clip(np.sign(scaled) * np.floor(np.abs(scaled) + 0.5), -32768, 32767)
-    samples = samples.astype("<i2").tobytes()
-    header = (b"RIFF" + struct.pack("<I", 36 + len(samples)) + b"WAVEfmt "
-              + struct.pack("<IHHIIHH", 16, 1, channels, rate, rate * channels * 2,
-                            channels * 2, 16)
-              + b"data" + struct.pack("<I", len(samples)))
-    out = np.empty((), dtype=object)
-    out[()] = header + samples
-    return out
-
-
-register_op("EncodeWav", _encode_wav_infer, _encode_wav)

@@ -23,7 +23,8 @@ cannot_compile("ragged tensors have row lengths known only at run time",
 cannot_compile("sparse tensors have a number of values known only at run time", "SetSize",
                family=lambda op: op.startswith("Sparse"))
 cannot_compile("file and serialization ops run on the host", "ReadFile", "WriteFile",
-               "DecodeRaw", "SerializeTensor", "ParseTensor", "DecodeCSV")
+               "DecodeRaw", "SerializeTensor", "ParseTensor", "DecodeCSV", "DecodeWav",
+               "EncodeBase64", "DecodeBase64")
 cannot_compile("summary writers and their encoders run on the host", "WriteSummary",
                "WriteRawProtoSummary", "FlushSummaryWriter", "CloseSummaryWriter", "EncodeWav")
 cannot_compile("parsing and lookup tables run on the host", "ParseExampleV2",
