@@ -3,6 +3,7 @@ from runtime.train.checkpoint import Checkpoint, CheckpointLoadStatus  # noqa: F
 from runtime.train.checkpoint_io import (CheckpointReader, list_variables,  # noqa: F401
                                          latest_checkpoint, load_checkpoint, load_variable)
 from runtime.train.manager import CheckpointManager  # noqa: F401
+from runtime.train.moving_averages import ExponentialMovingAverage  # noqa: F401
 from runtime.train.example import (BytesList, Example, Feature, FeatureList,  # noqa: F401
                                    FeatureLists, Features, FloatList, Int64List,
                                    SequenceExample)
