@@ -196,7 +196,11 @@ def _numpy_text(tensor: EagerTensor, is_repr: bool = False) -> str:
     if isinstance(value, np.ndarray):
         text = repr(value) if is_repr else str(value)
         return "\n" + text if "\n" in text else text  # as TensorFlow lays out matrices
-    return repr(value) if isinstance(value, bytes) else str(value)
+    if isinstance(value, bytes):
+        return repr(value)
+    # TensorFlow 2.21 (numpy 2) writes a scalar's repr as its Python value's: a float32 0.1
+    # shows all the digits of the double it is (0.10000000149011612); str stays numpy's 0.1
+    return repr(value.item()) if is_repr and hasattr(value, "item") else str(value)
 
 
 class SymbolicTensor(Tensor):

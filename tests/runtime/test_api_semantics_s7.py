@@ -83,3 +83,13 @@ def test_rank_and_float_dtype_assertions():
     with pytest.raises(TypeError, match='"proper" iterable'):
         tf.debugging.assert_proper_iterable("abc")
     tf.debugging.assert_proper_iterable([1])
+
+
+def test_scalar_reprs_show_the_python_value_as_tensorflow_2_21_does():
+    assert repr(tf.constant(0.1)) == "<tf.Tensor: shape=(), dtype=float32, numpy=0.10000000149011612>"
+    assert repr(tf.constant(0.1, tf.float16)).endswith("numpy=0.0999755859375>")
+    assert repr(tf.Variable(1.1)).endswith("numpy=1.100000023841858>")
+    assert repr(tf.constant(True)).endswith("numpy=True>")
+    assert repr(tf.constant(b"x")).endswith("numpy=b'x'>")
+    assert str(tf.constant(0.1)) == "tf.Tensor(0.1, shape=(), dtype=float32)"  # (str: numpy's)
+    assert repr(tf.constant([0.1])).endswith("numpy=array([0.1], dtype=float32)>")
