@@ -13,7 +13,7 @@ import textwrap
 
 from graph.ir import Graph
 from runtime import context
-from runtime.keras.layers.base import KerasTensor, Layer, _masks_of, scratch_input
+from runtime.keras.layers.base import KerasTensor, Layer, _masks_of, scratch_input, unique_name
 from runtime.keras.layers.input_layer import InputLayer
 from runtime.module import attribute_children
 
@@ -158,6 +158,7 @@ class Sequential(Model):
         self._stack: list[Layer] = []
         self._input = None
         self._output = None  # the KerasTensor its layers made from an Input (Keras 3)
+        self._named_input = False  # (whether a build without an Input took Keras's name)
         for layer in layers or ():
             self.add(layer, rebuild=False)
         if self._stack and self._input is not None:
@@ -205,9 +206,10 @@ class Sequential(Model):
         if self._input is not None and tuple(input_shape) == self._input.shape:
             with self._keras_scope():  # each layer records its call on the Input
                 self._output = self.call(self._input)
-            return
-        dtype = self._input.dtype if self._input is not None else self.dtype
-        _placeholder_call(self, input_shape, dtype)
+        else:
+            dtype = self._input.dtype if self._input is not None else self.dtype
+            _placeholder_call(self, input_shape, dtype)
+        self._take_keras_names()
 
     def _graph_end(self, attr: str, label: str):
         if self._output is None:
@@ -233,6 +235,20 @@ class Sequential(Model):
 
     def _build_from(self, inputs) -> None:  # each layer builds on its own first call
         self.built = True
+        if hasattr(inputs, "shape") and self._input is None:  # (Keras 3 builds a Functional on
+            self._take_keras_names()                          # an InputLayer it puts first)
+
+    def _take_keras_names(self) -> None:
+        """Takes the names Keras 3 gives the InputLayer and Functional that a Sequential
+        builds, so that later layers and models are numbered as in Keras."""
+        if self._input is None:  # (its output and each layer's are KerasTensors too)
+            if not self._named_input:
+                unique_name("input_layer")
+                unique_name("keras_tensor")
+                self._named_input = True
+            for _ in self._stack:
+                unique_name("keras_tensor")
+        unique_name("functional")
 
     @property
     def layers(self) -> list[Layer]:

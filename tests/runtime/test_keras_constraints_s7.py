@@ -63,3 +63,21 @@ def test_a_user_constraint_subclass_clips_weights():
     opt.apply_gradients(zip(tape.gradient(loss, layer.trainable_variables),
                             layer.trainable_variables))
     assert np.max(np.abs(layer.kernel.numpy())) <= 0.01
+
+
+def test_sequential_builds_take_keras_3s_names():
+    # A Sequential builds a Functional of its layers (after an InputLayer it puts first when
+    # it has none), as Keras 3 does: later Inputs, tensors and models are numbered after them
+    # (the counters are global to the program: the test compares how far they move).
+    from runtime.keras.layers.base import unique_name
+
+    def next_index(prefix):
+        name = unique_name(prefix)
+        return int(name.rsplit("_", 1)[1]) if "_" in name.replace(prefix, "", 1) else 0
+
+    f0, i0, k0 = next_index("functional"), next_index("input_layer"), next_index("keras_tensor")
+    s = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    s(tf.zeros([1, 3]))
+    assert next_index("functional") == f0 + 2      # (one for the Sequential's build)
+    assert next_index("input_layer") == i0 + 2     # (its InputLayer)
+    assert next_index("keras_tensor") == k0 + 3    # (the InputLayer's output and Dense's)
