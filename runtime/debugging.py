@@ -135,6 +135,11 @@ def set_log_device_placement(enabled: bool) -> None:
     _install("placement", _log_placement if enabled else None)
 
 
+def get_log_device_placement() -> bool:
+    """Whether ``set_log_device_placement(True)`` is in force."""
+    return "placement" in _HOOKS
+
+
 # -- static and dtype assertions -------------------------------------------------------------
 
 def _prefix(message) -> str:
@@ -162,13 +167,17 @@ def assert_rank(x, rank, message=None, name=None):
     return assert_equal(array_ops.rank(t), rank, message=message, name=name or "assert_rank")
 
 
+def _rank_prefix(message) -> str:
+    return f"{message}.  " if message else ""
+
+
 def assert_rank_at_least(x, rank, message=None, name=None):
     """ValueError when the static rank is below ``rank``; a run-time check when unknown."""
     t = convert_to_tensor(x)
     rank = int(rank)
     if t.shape.rank is not None:
         if t.shape.rank < rank:
-            raise ValueError(f"{_prefix(message)}Tensor {_label(t)} must have rank at least "
+            raise ValueError(f"{_rank_prefix(message)}Tensor {_label(t)} must have rank at least "
                              f"{rank}.  Received rank {t.shape.rank}, shape {t.shape}")
         return None
     from runtime.ops import array_ops
@@ -181,7 +190,7 @@ def assert_rank_in(x, ranks, message=None, name=None):
     t = convert_to_tensor(x)
     ranks = tuple(int(r) for r in ranks)
     if t.shape.rank is not None and t.shape.rank not in ranks:
-        raise ValueError(f"{_prefix(message)}Tensor {_label(t)} must have rank in {ranks}.  "
+        raise ValueError(f"{_rank_prefix(message)}Tensor {_label(t)} must have rank in {ranks}.  "
                          f"Received rank {t.shape.rank}, shape {t.shape}")
     return None
 
@@ -190,16 +199,18 @@ def assert_same_float_dtype(tensors=None, dtype=None):
     """The common floating dtype of ``tensors`` (and ``dtype``); ValueError if they differ or
     are not floating (float32 when there is nothing to check)."""
     want = as_dtype(dtype) if dtype is not None else None
-    for value in tensors or []:
-        t = convert_to_tensor(value)
+    first = None
+    for t in tensors or []:
         if want is None:
-            want = t.dtype
+            want, first = t.dtype, t
         elif t.dtype != want:
-            raise ValueError(f"{t}, type={t.dtype!r}, must be of the same type ({want!r}).")
+            extra = f" as {first!s}" if first is not None else ""
+            raise ValueError(f"{t!s}, type=<dtype: '{t.dtype.name}'>, must be of the same type "
+                             f"(<dtype: '{want.name}'>){extra}.")
     if want is None:
         return as_dtype("float32")
     if not want.is_floating:
-        raise ValueError(f"Expected floating point type, got {want!r}.")
+        raise ValueError(f"Expected floating point type, got <dtype: '{want.name}'>.")
     return want
 
 
@@ -219,7 +230,7 @@ def assert_scalar(tensor, message=None, name=None):
 
 
 def _label(t) -> str:
-    return t.name if hasattr(t, "name") and not isinstance(t, EagerTensor) else "x"
+    return t.name if hasattr(t, "name") and not isinstance(t, EagerTensor) else ""
 
 
 def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):

@@ -142,15 +142,18 @@ class Optimizer:
             # Keras 3's names: sequential_dense_kernel_momentum, a_0_momentum (tf.Variable a:0)
             base = getattr(v, "path", None) or str(v.name).replace(":", "_")
             self._trained.append(v)
-            self._slots[v._resource] = {
-                s: self._state_variable(
-                    np.full(v.shape.as_list(), self._slot_initial.get(s, 0.0),
-                            dtype=v.dtype.numpy_dtype),
-                    f"{base.replace('/', '_')}_{self._slot_labels.get(s, s)}")
-                for s in self._slot_names}
+            self._slots[v._resource] = {s: self._make_slot(v, s, base)
+                                        for s in self._slot_names}
             created = created or bool(self._slot_names)
         if created:
             notify_changed(self)
+
+    def _make_slot(self, v, slot: str, base: str):
+        """Slot ``slot`` of ``v``: v's shape and dtype, named ``<v's path>_<slot label>``."""
+        return self._state_variable(
+            np.full(v.shape.as_list(), self._slot_initial.get(slot, 0.0),
+                    dtype=v.dtype.numpy_dtype),
+            f"{base.replace('/', '_')}_{self._slot_labels.get(slot, slot)}")
 
     # -- applying -----------------------------------------------------------------------
     def apply_gradients(self, grads_and_vars, name: str | None = None):

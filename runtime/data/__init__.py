@@ -5,6 +5,7 @@ from runtime.data.dataset import (AUTOTUNE, INFINITE, UNKNOWN, Dataset,  # noqa:
                                   DatasetSpec, assert_cardinality,
                                   TextLineDataset, counter, dense_to_ragged_batch)
 from runtime.data.iterator import OwnedIterator as Iterator  # noqa: F401
+from runtime.data.numpy_iterator import NumpyIterator, from_list  # noqa: F401
 from runtime.data.optional import Optional
 from runtime.data.options import (AutoShardPolicy, AutotuneAlgorithm,  # noqa: F401
                                   AutotuneOptions, DistributeOptions, ExternalStatePolicy,
@@ -44,6 +45,7 @@ def _parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False,
 
 
 experimental = SimpleNamespace(AUTOTUNE=AUTOTUNE, Counter=counter, CsvDataset=CsvDataset,
+                               from_list=from_list,
                                bucket_by_sequence_length=_as_transformation(
                                    "bucket_by_sequence_length"),
                                group_by_window=_as_transformation("group_by_window"),

@@ -118,11 +118,9 @@ class Dataset:
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
-        if not context.executing_eagerly():
-            raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in "
-                               "eager mode; inside a function, loop over the dataset itself.")
-        for element in self:
-            yield structure.pack(element, [t.numpy() for t in structure.flatten(element)])
+        """A ``tf.data.NumpyIterator`` over this dataset (eagerly only)."""
+        from runtime.data.numpy_iterator import NumpyIterator
+        return NumpyIterator(self)
 
     def _autograph_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts):
         """``for x in dataset`` of converted code: Python eagerly, one While when staged."""

@@ -6,11 +6,14 @@ import random
 import numpy as np
 
 from runtime.keras.array_utils import normalize, pad_sequences, to_categorical  # noqa: F401
+from runtime.keras.data_utils import (is_keras_tensor, pack_x_y_sample_weight,  # noqa: F401
+                                      unpack_x_y_sample_weight)
 from runtime.keras.dataset_utils import (split_dataset,  # noqa: F401
                                          timeseries_dataset_from_array)
 from runtime.keras.object_registration import (  # noqa: F401
     CustomObjectScope, custom_object_scope, get_custom_objects, get_registered_name,
     get_registered_object, register_keras_serializable)
+from runtime.keras.progbar import Progbar  # noqa: F401
 from runtime.keras.random import reset_global_seed_generator
 from runtime.ops.random_ops import set_seed
 

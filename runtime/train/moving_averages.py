@@ -1,12 +1,7 @@
-"""``tf.train.ExponentialMovingAverage``: shadow variables that trail the variables they follow.
-
-``apply(vars)`` makes a shadow for each new variable (non-trainable, named
-``<var>/ExponentialMovingAverage``, holding the variable's value when it is made: read
-eagerly, so inside a tf.function that is its value before the function runs, as in
-TensorFlow), then moves every shadow toward its variable:
-``shadow -= (1 - decay) * (shadow - var)``. With ``num_updates`` the decay is
-``min(decay, (1 + n) / (10 + n))``, computed in float32 as TensorFlow does.
-"""
+"""``tf.train.ExponentialMovingAverage``: shadow Variables tracking ``decay``-weighted
+averages of Variables, updated by ``apply`` as TensorFlow's ``assign_moving_average``:
+``avg -= (avg - var) * (1 - decay)``, with ``decay`` a float32 tensor (capped by
+``(1 + n) / (10 + n)`` when ``num_updates`` is given) cast to the variable's dtype."""
 from __future__ import annotations
 
 from graph import dtypes
@@ -15,54 +10,61 @@ from runtime.ops import math_ops as M
 from runtime.ops.core import convert_to_tensor
 from runtime.variables import Variable
 
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def _shared_name(var) -> str:
+    return str(var.name).rsplit(":", 1)[0]
+
 
 class ExponentialMovingAverage:
-    """Maintains moving averages of variables (``apply``), read back with ``average``."""
+    """Moving averages of Variables; ``average(var)`` is the shadow Variable."""
 
     def __init__(self, decay, num_updates=None, zero_debias=False,
                  name="ExponentialMovingAverage"):
-        self._decay = decay
-        self._num_updates = num_updates
-        self._zero_debias = zero_debias  # (TensorFlow debiases tensors only, not Variables)
-        self._name = name
-        self._averages: dict = {}
+        self._decay, self._num_updates = decay, num_updates
+        self._zero_debias, self._name = zero_debias, name
+        self._averages: dict = {}  # id(var) -> (var, shadow)
 
-    @property
-    def name(self) -> str:
-        return self._name
-
-    def _var_name(self, var) -> str:
-        return var.name[:-2] if var.name.endswith(":0") else var.name
-
-    def average_name(self, var) -> str:
-        """The name the shadow of ``var`` has (and restores under)."""
-        return f"{self._var_name(var)}/{self._name}"
-
-    def average(self, var):
-        """The shadow variable of ``var``, or None when ``apply`` has not seen it."""
-        return self._averages.get(var.ref())
+    name = property(lambda self: self._name)
 
     def apply(self, var_list=None):
-        """Creates the missing shadows, then updates all of ``var_list``'s. Returns None."""
+        """Creates missing shadows (starting at each variable's value), then updates them all.
+        Returns None (TensorFlow's grouped update op is None eagerly)."""
         var_list = list(var_list or [])
         for var in var_list:
-            if not var.dtype.is_floating:
+            if not isinstance(var, Variable):
+                raise TypeError("tf.train.ExponentialMovingAverage does not support "
+                                "non-Variable tensors when eager execution is enabled.")
+            if var.dtype.name not in _FLOATS:
                 raise TypeError(f"The variables must be half, float, or double: {var.name}")
-            if var.ref() not in self._averages:
+            if id(var) not in self._averages:
                 with context.init_scope():
-                    self._averages[var.ref()] = Variable(
-                        var.read_value(), trainable=False, name=self.average_name(var))
-        decay = convert_to_tensor(self._decay, dtype=dtypes.float32, name="decay")
+                    shadow = Variable(var.read_value(), trainable=False,
+                                      name=self.average_name(var))
+                self._averages[id(var)] = (var, shadow)
+        decay = convert_to_tensor(self._decay, dtype=dtypes.float32)
         if self._num_updates is not None:
             n = M.cast(self._num_updates, dtypes.float32)
             decay = M.minimum(decay, M.divide(M.add(1.0, n), M.add(10.0, n)))
         for var in var_list:
-            shadow = self._averages[var.ref()]
-            rate = M.subtract(1.0, M.cast(decay, var.dtype))
-            shadow.assign_sub(M.multiply(M.subtract(shadow, var), rate))
+            shadow = self._averages[id(var)][1]
+            complement = M.cast(M.subtract(1.0, decay), var.dtype)
+            shadow.assign_sub(M.multiply(M.subtract(shadow, var), complement))
         return None
 
+    def average(self, var):
+        """The shadow Variable of ``var``, or None when ``var`` is not averaged."""
+        entry = self._averages.get(id(var))
+        return entry[1] if entry is not None and entry[0] is var else None
+
+    def average_name(self, var) -> str:
+        """``<var's name>/<this object's name>``: the shadow's name (without ``:0``)."""
+        return f"{_shared_name(var)}/{self._name}"
+
     def variables_to_restore(self, moving_avg_variables=None) -> dict:
-        """{shadow name: variable}: restoring a checkpoint's averages into the variables."""
-        return {self.average_name(var_ref.deref()): var_ref.deref()
-                for var_ref in self._averages}
+        """``{average_name(v): v}`` for the averaged variables (or those given), to restore
+        averages into the variables themselves."""
+        if moving_avg_variables is None:
+            moving_avg_variables = [var for var, _ in self._averages.values()]
+        return {self.average_name(v): v for v in moving_avg_variables}

@@ -3,10 +3,12 @@ rules, which take a learning-rate schedule and ``weight_decay`` like Keras's."""
 from runtime.keras.optimizers import schedules  # noqa: F401
 from runtime.keras.optimizers.rules import (Adadelta, Adagrad, Adamax, AdamW, Ftrl,  # noqa: F401
                                             Lion, Nadam, RMSprop)
+from runtime.keras.optimizers.adafactor import Adafactor  # noqa: F401
+from runtime.keras.optimizers.lamb import Lamb  # noqa: F401
 from runtime.optimizers import SGD, Adam, Optimizer  # noqa: F401
 
 _BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta,
-                                            Adamax, Nadam, Ftrl, Lion)}
+                                            Adamax, Nadam, Ftrl, Lion, Adafactor)}
 
 
 def get(identifier):
