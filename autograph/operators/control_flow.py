@@ -333,9 +333,9 @@ class _LoopState:
         return in a loop, as TensorFlow reports it."""
         try:
             yield
-        except (ValueError, TypeError, KeyError, UnboundLocalError):
+        except (ValueError, TypeError, KeyError, UnboundLocalError) as e:
             if any(_is_return_value(self.names[i]) for i in self.deferred):
-                raise _return_refusal(self.where) from None
+                raise _return_refusal(self.where) from e  # (the body's own error: the cause)
             raise
 
     def start_target_at(self, target: str | None, start) -> None:
