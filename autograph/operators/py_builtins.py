@@ -91,8 +91,10 @@ def indexed_source(value) -> IndexedSource | None:
 
 def len_(value, /):
     if isinstance(value, SymbolicTensor):
-        n = _first_dim(value)
-        return n if isinstance(n, int) else n
+        if value.shape.rank == 0:  # (TensorFlow's ValueError; eagerly it is a TypeError)
+            raise ValueError(f"len requires a non-scalar tensor, got one of shape "
+                             f"{value.shape} (at {current_origin()}).")
+        return _first_dim(value)
     if isinstance(value, (TensorArray, StagedList)):  # (a Python list a staged loop extends)
         return value.size()
     if _is_dataset(value):

@@ -222,6 +222,15 @@ def test_len_of_tensor():
     assert staged(convert(f), np.zeros([4, 2], np.float32)) == 8
 
 
+def test_len_of_a_scalar_tensor_in_a_graph_is_tensorflows_value_error():
+    def f(x):
+        return len(x)
+    with pytest.raises(ValueError, match="len requires a non-scalar tensor, got one of shape"):
+        tf.function(f)(tf.constant(1))
+    with pytest.raises(TypeError, match="Scalar tensor has no `len"):  # eagerly, as TensorFlow
+        len(tf.constant(1))
+
+
 def test_python_loop_whose_test_becomes_a_tensor_is_refused():
     def f(x):
         i = 0
