@@ -10,12 +10,19 @@ class TensorShape:
     __slots__ = ("_dims",)
 
     def __init__(self, dims: Iterable[int | None] | None):
+        if dims.__class__ is tuple:  # (a numpy shape: plain ints, kept as they are)
+            for d in dims:
+                if d.__class__ is not int:
+                    break
+            else:
+                self._dims = dims
+                return
         if isinstance(dims, TensorShape):
             dims = dims._dims
         if dims is None:
             self._dims = None
         else:
-            self._dims = tuple(None if d is None else int(d) for d in dims)
+            self._dims = tuple([None if d is None else int(d) for d in dims])
 
     # -- introspection --------------------------------------------------
     @property
@@ -185,7 +192,7 @@ def as_shape(value) -> TensorShape:
         return TensorShape(None)
     if isinstance(value, int):
         return TensorShape([value])
-    return TensorShape(list(value))
+    return TensorShape(value if value.__class__ is tuple else list(value))
 
 
 def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape:

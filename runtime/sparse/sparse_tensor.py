@@ -53,9 +53,11 @@ class SparseTensor(CompositeTensor):
         values = convert_to_tensor(values)
         dense_shape = convert_to_tensor(dense_shape, dtype=dtypes.int64) \
             if not isinstance(dense_shape, Tensor) else dense_shape
-        if indices.dtype != dtypes.int64 or dense_shape.dtype != dtypes.int64:
-            raise TypeError(f"SparseTensor indices and dense_shape must be int64, got "
-                            f"{indices.dtype.name} and {dense_shape.dtype.name}{_where()}")
+        for what, t in (("indices", indices), ("dense_shape", dense_shape)):
+            if t.dtype != dtypes.int64:  # (TensorFlow's ValueError and wording)
+                raise ValueError(f"{what}: Tensor conversion requested dtype int64 for Tensor "
+                                 f"with dtype {t.dtype.name}: {t!r}{_where()}. Cast it with "
+                                 f"tf.cast({what}, tf.int64).")
         if indices.shape.rank not in (None, 2):
             raise ValueError(f"SparseTensor indices must be a matrix, got shape {indices.shape}"
                              f"{_where()}")

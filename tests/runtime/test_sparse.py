@@ -34,8 +34,11 @@ def test_construction_checks():
         tf.SparseTensor([[0, 0], [1, 1]], [1, 2, 3], [3, 3])
     with pytest.raises(ValueError, match="rank"):
         tf.SparseTensor([[0, 0]], [1], [3, 3, 3])
-    with pytest.raises(TypeError):
-        tf.SparseTensor(tf.constant([[0, 0]]), [1], [3, 3])  # int32 indices
+    # int32 indices or dense_shape: TensorFlow's ValueError and wording
+    with pytest.raises(ValueError, match="indices: Tensor conversion requested dtype int64"):
+        tf.SparseTensor(tf.constant([[0, 0]]), [1], [3, 3])
+    with pytest.raises(ValueError, match="dense_shape: Tensor conversion requested dtype int64"):
+        tf.SparseTensor([[0, 0]], [1], tf.constant([3, 3]))
 
 
 def test_to_dense_from_dense_round_trip():
