@@ -102,10 +102,13 @@ class BlockLowering:
 
     def known_false(self, stmts: list) -> list:
         """``stmts``, which run only while the flag is false, told so: ``flag = False`` first
-        when they hold a loop or a ``try``. A flag that a staged ``if`` or loop made a tensor
-        is then a Python value again, so a Python loop in ``stmts`` stays a Python loop, and
-        a guard inside a ``try`` is no staged ``if`` (which a ``try`` cannot hold)."""
-        if not contains(stmts, (gast.While, gast.For) + TRY, into_loops=True):
+        when they hold a ``for`` or a ``try``. A flag that a staged ``if`` or loop made a
+        tensor is then a Python value again, so a ``for`` over a Python iterable in ``stmts``
+        stays a Python loop (TensorFlow refuses a tensor flag there), and a guard inside a
+        ``try`` is no staged ``if`` (which a ``try`` cannot hold). A ``while`` alone keeps
+        the tensor flag, as in TensorFlow: its test, which reads the flag, is then a tensor
+        from the start and the loop is staged, so a return inside it may depend on a tensor."""
+        if not contains(stmts, (gast.For,) + TRY, into_loops=True):
             return stmts
         reset = templates.replace("flag = False", flag=self.flag)
         return templates.located(reset, stmts[0]) + stmts

@@ -123,3 +123,32 @@ def test_a_staged_if_whose_return_never_ran_is_refused_as_tensorflow_does():
         return n
     with pytest.raises(ValueError, match="the main branch must also have a return statement"):
         tf.function(outside)(tf.constant(3), tf.constant(2))
+
+
+def _return_in_python_test_while(x, n):
+    a, b, c = 0, x, 1
+    k0 = 0
+    while k0 < n:
+        k0 += 1
+        k1 = 0
+        while k1 < x % 5:  # a Python test, but the return flag is a tensor here
+            k1 += 1
+            if a != 1 or a >= 1:
+                return a + b * 2 + c * 3
+            if (1 if x >= 1 else c) <= x:
+                return a + b * 2 + c * 3
+            a = b
+        b = a * -2 * (b // 2)
+        c = x
+    return a + b * 2 + c * 3
+
+
+def test_a_while_with_a_python_test_inside_a_staged_loop_with_a_return_stages_as_in_tf():
+    # Inside the staged loop the return flag is a tensor, so the inner `while` (whose test
+    # reads it) is staged from the start, as in TensorFlow 2.21 (17); it used to start as a
+    # Python loop and fail once the return made its test a tensor.
+    assert _return_in_python_test_while(7, 4) == 17
+    assert int(tf.function(_return_in_python_test_while)(7, tf.constant(4))) == 17
+    with pytest.raises(NotImplementedError, match=r"placed inside this TensorFlow loop \(at "
+                                                  r".*test_loop_return_s7.py:\d+ in _return"):
+        tf.function(_return_in_python_test_while)(tf.constant(7), tf.constant(4))
