@@ -31,6 +31,11 @@ class TensorRange:
             f"range() over a symbolic tensor can only drive a `for` loop in converted code "
             f"(at {current_origin()}); use tf.range to make a tensor of the values.")
 
+    def _as_tensor(self):
+        """Used as a value (returned, given to an op), it is ``tf.range``'s tensor, as in
+        TensorFlow, whose ``range`` of a tensor is ``tf.range``."""
+        return runtime.range(self.start, self.limit, self.delta)
+
 
 @dataclass(frozen=True)
 class IndexedSource:

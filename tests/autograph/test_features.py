@@ -222,6 +222,16 @@ def test_len_of_tensor():
     assert staged(convert(f), np.zeros([4, 2], np.float32)) == 8
 
 
+def test_range_of_a_tensor_used_as_a_value_is_tf_range():
+    def returned(n):
+        return range(n)
+
+    def summed(n):
+        return tf.reduce_sum(range(1, n, 2))
+    assert tf.function(returned)(tf.constant(3)).numpy().tolist() == [0, 1, 2]  # as in TF 2.21
+    assert int(tf.function(summed)(tf.constant(6))) == 9
+
+
 def test_len_of_a_scalar_tensor_in_a_graph_is_tensorflows_value_error():
     def f(x):
         return len(x)
