@@ -42,22 +42,27 @@ def _shape_from(dense_shape: Tensor) -> TensorShape:
     return TensorShape([None] * dims[0])
 
 
+def _int64(value, what: str) -> Tensor:
+    """``value`` as an int64 tensor. A tensor of another dtype is ``convert_to_tensor``'s
+    ValueError named after the argument, as TensorFlow words it."""
+    try:
+        return convert_to_tensor(value, dtype=dtypes.int64)
+    except ValueError as e:
+        if not isinstance(value, Tensor):
+            raise
+        raise ValueError(f"{what}: {e}{_where()}. Cast it with tf.cast({what}, tf.int64).") \
+            from None
+
+
 class SparseTensor(CompositeTensor):
     """``tf.SparseTensor(indices, values, dense_shape)``."""
 
     __slots__ = ("_indices", "_values", "_dense_shape", "_static_shape", "__weakref__")
 
     def __init__(self, indices, values, dense_shape):
-        indices = convert_to_tensor(indices, dtype=dtypes.int64) \
-            if not isinstance(indices, Tensor) else indices
+        indices = _int64(indices, "indices")
         values = convert_to_tensor(values)
-        dense_shape = convert_to_tensor(dense_shape, dtype=dtypes.int64) \
-            if not isinstance(dense_shape, Tensor) else dense_shape
-        for what, t in (("indices", indices), ("dense_shape", dense_shape)):
-            if t.dtype != dtypes.int64:  # (TensorFlow's ValueError and wording)
-                raise ValueError(f"{what}: Tensor conversion requested dtype int64 for Tensor "
-                                 f"with dtype {t.dtype.name}: {t!r}{_where()}. Cast it with "
-                                 f"tf.cast({what}, tf.int64).")
+        dense_shape = _int64(dense_shape, "dense_shape")
         if indices.shape.rank not in (None, 2):
             raise ValueError(f"SparseTensor indices must be a matrix, got shape {indices.shape}"
                              f"{_where()}")
