@@ -15,10 +15,12 @@ _lock = threading.Lock()
 _values: dict[int, object] = {}
 
 
-def new_resource(value) -> int:
+def new_resource(value, initialized: bool = True) -> int:
+    """A new resource id holding ``value`` (nothing yet, if not ``initialized``)."""
     with _lock:
         rid = next(_ids)
-    _values[rid] = value
+    if initialized:
+        _values[rid] = value
     return rid
 
 
@@ -27,8 +29,10 @@ def read(rid: int):
         return _values[rid]
     except KeyError:
         raise FailedPreconditionError(
-            message=f"Resource {rid} does not exist: the variable was deleted or never "
-                    "created. Create the tf.Variable outside the function or on its first call."
+            message=f"Resource {rid} does not exist: the variable was deleted, never created, "
+                    "or not initialized yet (its initial value needs a tf.function's inputs, "
+                    "and that function has not run). Create the tf.Variable outside the "
+                    "function or on its first call."
         ) from None
 
 

@@ -54,7 +54,8 @@ class ConcreteFunction:
 
     def __init__(self, graph: Graph, plan, name: str, spec: FunctionSpec, key, arg_names,
                  arg_specs, kwarg_specs, structured_outputs, flat_inputs, variables_created=0,
-                 function=None, optimized_graph: Graph | None = None):
+                 function=None, optimized_graph: Graph | None = None,
+                 initializes_variables: bool = False):
         self.graph = graph
         self.optimized_graph = graph if optimized_graph is None else optimized_graph
         self._plan = plan
@@ -68,6 +69,10 @@ class ConcreteFunction:
         self.structured_outputs = structured_outputs
         self._flat_inputs = flat_inputs
         self._variables_created = variables_created
+        # A first trace that assigns variables their initial values from its inputs (when they
+        # hold none yet) and, on the trace after it, that first trace until it has run once.
+        self._initializes_variables = initializes_variables
+        self._initializer: ConcreteFunction | None = None
         self._function = function
         self._renamings: dict = {}  # resource ids passed instead -> ConcreteFunction
         self._run = self._make_runner()
@@ -149,6 +154,17 @@ class ConcreteFunction:
             return pack(structure, flat, expand_composites=True)
         return run
 
+    def _initialize(self, feeds):
+        """Runs the first trace instead, once: it gives the variables made there the initial
+        values computed from these inputs (TensorFlow: ``cond`` of their being initialized,
+        choosing the first trace or this one)."""
+        initializer, self._initializer = self._initializer, None
+        try:
+            return initializer._run(feeds)
+        except BaseException:
+            self._initializer = initializer
+            raise
+
     def __call__(self, *args, **kwargs):
         if context.current_graph() is not None:
             return self._call_in_graph(args, kwargs)
@@ -156,6 +172,8 @@ class ConcreteFunction:
             feeds = self._flat_feeds_for(args, kwargs)
         except _OtherVariables as other:
             return self._renamed(other.renaming)(*args, **kwargs)
+        if self._initializer is not None:
+            return self._initialize(feeds)
         return self._run(feeds)
 
     def _call_in_graph(self, args, kwargs):
@@ -166,7 +184,8 @@ class ConcreteFunction:
             feeds = self._flat_feeds_for(args, kwargs, keep=True)
         except _OtherVariables as other:
             return self._renamed(other.renaming)._call_in_graph(args, kwargs)
-        outputs = iter(call_graph(self.graph, feeds))
+        traced = self if self._initializer is None else self._initializer  # (assigns if empty)
+        outputs = iter(call_graph(traced.graph, feeds))
         flat = [None if leaf is None else next(outputs) for leaf in
                 nest.flatten(self.structured_outputs, expand_composites=True)]
         return nest.pack_sequence_as(self.structured_outputs, flat, expand_composites=True)

@@ -36,6 +36,7 @@ import weakref
 
 import numpy as np
 
+from graph import resources
 from graph.dtypes import as_dtype
 from graph.errors import InvalidArgumentError
 from graph.executor import compile_graph
@@ -91,23 +92,31 @@ class _VariableGuard:
         self.allow = allow
         self.function_name = function_name
         self.created = 0
+        self.variables: list = []
 
-    def __call__(self, variable=None) -> None:
+    def __call__(self, variable=None) -> bool:
         if not self.allow:
             origin = current_origin()
             where = f"\n  (variable created at {origin}, while tracing {self.function_name})" \
                 if origin else ""
             raise ValueError(VARIABLE_CREATION_ERROR + where)
         self.created += 1
+        if variable is not None:
+            self.variables.append(variable)
+        return True
+
+    def uninitialized(self) -> bool:
+        """Whether a variable made here waits for the trace's first run to get its value."""
+        return any(not resources.exists(v._resource) for v in self.variables)
 
 
-def on_variable_created(variable=None) -> None:
+def on_variable_created(variable=None) -> bool:
     """Hook for ``Variable.__init__``: lets the Function being traced see (or refuse) it;
-    inside ``deferred_variables``, the Function traced when it began (if any)."""
+    inside ``deferred_variables``, the Function traced when it began (if any). True when a
+    Function traces it (which can then give it an initial value computed from its inputs)."""
     guards = _active.guards
     depth = _active.deferred[-1] if _active.deferred else len(guards)
-    if depth:
-        guards[depth - 1](variable)
+    return bool(depth) and guards[depth - 1](variable)
 
 
 @contextlib.contextmanager
@@ -453,6 +462,8 @@ class Function:
         if kwargs or len(args) != spec.fast_arity:
             args, extra = spec.bind(args, kwargs, self._name)
         concrete, feeds = self._concrete_for_call(args, extra)
+        if concrete._initializer is not None:
+            return concrete._initialize(feeds)
         if extra is None:
             self._remember_hit(args, concrete)
         return concrete._run(feeds)
@@ -706,7 +717,10 @@ class Function:
                 if traced._variables_created:
                     # As TensorFlow does: trace again to check that later traces create none
                     # (both traces count, as in TensorFlow's experimental_get_tracing_count).
+                    # A first trace that gives variables values from its inputs runs once.
+                    initializer = traced if traced._initializes_variables else None
                     traced = self._trace_once(key, args, extra, allow_variables=False)
+                    traced._initializer = initializer
                     traces = 2
             summary = traced._summary()
             concrete = traced  # only a trace that went through to the end is recorded
@@ -773,7 +787,7 @@ class Function:
             graph=graph, plan=plan, name=self._name, spec=spec, key=key, arg_names=arg_names,
             arg_specs=arg_specs, kwarg_specs=kwarg_specs, structured_outputs=structure,
             flat_inputs=builder.flat_inputs, variables_created=guard.created, function=self,
-            optimized_graph=run_graph)
+            optimized_graph=run_graph, initializes_variables=guard.uninitialized())
 
     # -- input signatures and concrete functions ---------------------------------------------
     def _concrete_for_signature(self) -> "ConcreteFunction":

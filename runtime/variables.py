@@ -77,21 +77,33 @@ class Variable:
                              "VariableSynchronization.ON_READ only for non-trainable variables. "
                              "You have specified trainable=True and "
                              "synchronization=VariableSynchronization.ON_READ.")
-        for hook in _CREATION_HOOKS:  # a tf.function being traced counts (or refuses) it
-            hook(self)
+        # A tf.function being traced counts (or refuses) it, and says whether it traces it.
+        traced = [hook(self) for hook in _CREATION_HOOKS]
         if initial_value is None:
             raise ValueError("tf.Variable needs an initial_value")
         graph = context.current_graph()  # (its name scope prefixes the name, as TensorFlow's)
         scope = _name_scope.current_eager_scope() if graph is None else graph.scope_prefix
         if callable(initial_value):
             initial_value = _call_initial_value(initial_value)
+        deferred = None
         with context.init_scope():  # state is created once, outside any graph being built
             if isinstance(initial_value, SymbolicTensor):
-                initial_value = _lift_initial_value(initial_value)
-            if isinstance(initial_value, Variable):
-                initial_value = initial_value._as_tensor()
-            value = convert_to_tensor(initial_value,
-                                      dtype=None if dtype is None else as_dtype(dtype))
+                lifted = _computed_initial_value(initial_value)
+                if isinstance(lifted, EagerTensor):
+                    initial_value = lifted
+                elif any(traced):
+                    deferred = initial_value  # assigned by the traced function's first run
+                else:
+                    raise _unliftable(initial_value, lifted)
+            if deferred is not None:
+                if dtype is not None and as_dtype(dtype) != deferred.dtype:
+                    raise _unliftable(deferred, None, dtype)
+                value = deferred
+            else:
+                if isinstance(initial_value, Variable):
+                    initial_value = initial_value._as_tensor()
+                value = convert_to_tensor(initial_value,
+                                          dtype=None if dtype is None else as_dtype(dtype))
         self._dtype = value.dtype
         self._shape = value.shape if shape is None else as_shape(shape)
         if not self._shape.is_compatible_with(value.shape):
@@ -101,9 +113,22 @@ class Variable:
         self._constraint = constraint
         self._synchronization, self._aggregation = synchronization, aggregation
         self._name = f"{scope}{name or 'Variable'}:0"
-        self._resource = resources.new_resource(np.array(value.numpy(), dtype=self._dtype
-                                                         .numpy_dtype))
+        if deferred is None:
+            self._resource = resources.new_resource(np.array(value.numpy(),
+                                                             dtype=self._dtype.numpy_dtype))
+        else:
+            self._resource = resources.new_resource(None, initialized=False)
         _BY_RESOURCE[self._resource] = self
+        if deferred is not None:
+            self._initialize_in_graph(deferred)
+
+    def _initialize_in_graph(self, initial_value: SymbolicTensor) -> None:
+        """Records into the function being traced the assignment of an initial value that
+        needs the function's inputs, done only while the variable holds no value (TensorFlow
+        conds on ``VarIsInitializedOp``). The Function runs this trace on its first call
+        (``runtime/function.py``)."""
+        apply_op("InitializeVariableOp", [initial_value], attrs=self._attrs(),
+                 name="InitializeVariableOp")
 
     # -- identity ----------------------------------------------------------
     @property
@@ -497,22 +522,30 @@ def _compute(t: SymbolicTensor, fresh_random: bool = False):
     return EagerTensor(values[t._output], t.dtype)
 
 
-def _lift_initial_value(t: SymbolicTensor) -> EagerTensor:
-    """Computes now a symbolic initial value that depends on constants only.
+def _computed_initial_value(t: SymbolicTensor):
+    """A symbolic initial value that depends on constants only, computed now; else the node
+    it needs that cannot run outside its graph.
 
     ``tf.Variable(tf.zeros([2]))`` inside a function being traced records the
     zeros into the graph; the variable's state is created outside it, so the
     value is folded here. A value that needs the function's inputs or state
-    cannot be, and is refused with the fix.
+    cannot be: a tf.function assigns it on its first run instead.
     """
-    computed = _compute(t, fresh_random=True)
-    if isinstance(computed, EagerTensor):
-        return computed
-    raise ValueError(
+    return _compute(t, fresh_random=True)
+
+
+def _unliftable(t: SymbolicTensor, needed, dtype=None) -> ValueError:
+    if needed is None:
+        return ValueError(
+            f"tf.Variable at {current_origin()}: the initial value {t.name} is "
+            f"{t.dtype.name}, not the dtype={as_dtype(dtype).name} asked for; cast it with "
+            "tf.cast.")
+    return ValueError(
         f"tf.Variable at {current_origin()} got the symbolic tensor {t.name} as its initial "
-        f"value, which depends on {computed.name!r} ({computed.op}): a variable's initial "
-        "value must be computable outside the function being traced. Pass a Python/numpy "
-        "value or a callable, or create the variable outside the tf.function.")
+        f"value, which depends on {needed.name!r} ({needed.op}): outside a tf.function's "
+        "first trace, a variable's initial value must be computable outside the graph being "
+        "built. Pass a Python/numpy value or a callable, or create the variable in the "
+        "tf.function or outside any graph.")
 
 
 class _VariableRef:

@@ -47,11 +47,14 @@ def check_assign(op: str, value_dtype, value_shape: TensorShape, attrs) -> None:
                     "Create the variable with shape=tf.TensorShape(None) to allow any shape.")
 
 
+_ANY_DTYPE = ("AssignVariableOp", "InitializeVariableOp")  # (the others do arithmetic)
+
+
 def _assign_infer_for(op: str):
     def infer(inputs, attrs):
         expect_arity(op, inputs, 1)
         check_assign(op, inputs[0].dtype, inputs[0].shape, attrs)
-        if op != "AssignVariableOp" and not attrs["dtype"].is_numeric:
+        if op not in _ANY_DTYPE and not attrs["dtype"].is_numeric:
             raise InvalidArgumentError(
                 message=f"{op} needs a numeric variable, got dtype {attrs['dtype'].name}")
         return []
@@ -87,11 +90,22 @@ def _update(op: str, ufunc):
     return kernel
 
 
+def _initialize(value, resource, dtype, shape):
+    """``AssignVariableOp`` while the variable holds no value, else nothing: the initial value
+    of a variable that needs a function's inputs, assigned on the function's first run
+    (``runtime/variables.py``). Running it again changes nothing, so a gradient may replay it."""
+    if not resources.exists(resource):
+        _assign(value, resource, dtype, shape)
+    return ()
+
+
 _ATTRS = ("resource", "dtype", "shape")
 
 register_op("ReadVariableOp", _read_infer, _read, kernel_attrs=("resource",),
             stateful=True)
 register_op("AssignVariableOp", _assign_infer_for("AssignVariableOp"), _assign,
+            kernel_attrs=_ATTRS, stateful=True)
+register_op("InitializeVariableOp", _assign_infer_for("InitializeVariableOp"), _initialize,
             kernel_attrs=_ATTRS, stateful=True)
 register_op("AssignAddVariableOp", _assign_infer_for("AssignAddVariableOp"),
             _update("AssignAddVariableOp", np.add), kernel_attrs=_ATTRS, stateful=True)

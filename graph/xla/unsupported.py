@@ -39,3 +39,6 @@ cannot_compile("py_function calls back into Python, which a compiled program can
                "EagerPyFunc")
 cannot_compile("no lowering: its FarmHash fingerprints are computed by the host kernel "
                "(TensorFlow's XLA compiles it)", "Fingerprint")
+cannot_compile("a variable whose initial value needs the function's inputs gets it on the "
+               "host, in the first call; create it from a value that needs no inputs (such as "
+               "tf.zeros(shape)) or outside the function", "InitializeVariableOp")

@@ -23,7 +23,7 @@ from runtime.tensor import SymbolicTensor
 CONTROL_FLOW = ("If", "StatelessIf", "While", "StatelessWhile")
 CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # a jit_compile function's call node
 # Stateful ops a recomputed body may hold: they give the same values again.
-_REPLAYABLE = {"ReadVariableOp", "If", "While", "StatefulPartitionedCall", "PrintV2", "Assert"}
+_REPLAYABLE = {"ReadVariableOp", "InitializeVariableOp", "If", "While", "StatefulPartitionedCall", "PrintV2", "Assert"}
 
 
 def records_in(graph: Graph, spans) -> list[OpRecord]:

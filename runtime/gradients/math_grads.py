@@ -28,7 +28,7 @@ NotDifferentiable(
     "StopGradient", "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
     "StatelessRandomUniformV2", "StatelessRandomNormalV2", "PrintV2", "Assert", "NoOp",
     "AssignVariableOp", "AssignAddVariableOp",
-    "AssignSubVariableOp", "Placeholder")
+    "AssignSubVariableOp", "InitializeVariableOp", "Placeholder")
 
 
 def _binary(record, gx, gy):

@@ -65,6 +65,49 @@ def test_variable_created_on_first_trace_only_is_allowed():
     assert len(c.variables) == 1 and c.variables[0] is c.count
 
 
+class _LazyState(rt.Module):
+    """State made on the first call from the call's input, as TensorFlow allows."""
+
+    def __init__(self, init):
+        super().__init__()
+        self.init, self.v = init, None
+
+    @Function
+    def __call__(self, x):
+        if self.v is None:
+            self.v = rt.Variable(self.init(x))
+        self.v.assign_add(x)
+        return self.v.read_value()
+
+
+@pytest.mark.parametrize("init, first", [(lambda x: x, [2.0, 4.0]),
+                                         (lambda x: x * 2.0, [3.0, 6.0]),
+                                         (rt.ones_like, [2.0, 3.0])])
+def test_variable_initial_value_from_the_first_calls_inputs(init, first):
+    # TensorFlow assigns such an initial value in the first trace (while the variable holds
+    # none), runs that trace once, then the trace that made no variables.
+    x = rt.constant([1.0, 2.0])
+    m = _LazyState(init)
+    assert m(x).numpy().tolist() == first
+    assert m(x).numpy().tolist() == [first[0] + 1.0, first[1] + 2.0]
+    assert m.__call__.experimental_get_tracing_count() == 2
+    assert m.v.shape.as_list() == [2] and m.v.dtype == rt.float32
+
+
+def test_variable_initialized_from_inputs_through_a_concrete_function_or_a_caller():
+    x = rt.constant([1.0, 2.0])
+    m = _LazyState(lambda x: x)
+    concrete = m.__call__.get_concrete_function(x)
+    with pytest.raises(rt.errors.FailedPreconditionError, match="not initialized yet"):
+        m.v.numpy()
+    assert concrete(x).numpy().tolist() == [2.0, 4.0]
+    assert concrete(x).numpy().tolist() == [3.0, 6.0]
+    inner = _LazyState(lambda x: x * 3.0)
+    outer = Function(lambda x: inner(x) + inner(x))  # the second call finds it initialized
+    assert outer(x).numpy().tolist() == [4.0 + 5.0, 8.0 + 10.0]
+    assert outer(x).numpy().tolist() == [6.0 + 7.0, 12.0 + 14.0]
+
+
 def test_variable_created_on_every_trace_raises_tf_message():
     @Function
     def f(x):

@@ -152,8 +152,9 @@ def test_variable_created_while_building_is_initialized_eagerly():
 
 
 def test_symbolic_initial_value_is_rejected():
-    with pytest.raises(ValueError, match="depends on 'arg0' .Placeholder.: a variable's "
-                                         "initial value must be computable outside"):
+    with pytest.raises(ValueError, match="depends on 'arg0' .Placeholder.: outside a "
+                                         "tf.function's first trace, a variable's initial "
+                                         "value must be computable outside"):
         trace(lambda x: rt.Variable(x * 2.0), np.float32(1))
     v = rt.Variable(1)
     with pytest.raises(ValueError, match=r"depends on 'ReadVariableOp' \(ReadVariableOp\)"):
