@@ -492,14 +492,14 @@ def leaked(t: SymbolicTensor, graph=None) -> LeakedTensorError | InaccessibleTen
     inner = t._output.node.graph
     while graph is not None and inner is not None and inner is not graph:
         inner = inner.outer
+    origin = t.op.origin
+    where = f" (created at {origin})" if origin else ""
     if graph is not None and inner is graph:
         return InaccessibleTensorError(
             f"{t} is out of scope and cannot be used here: it was made inside a staged loop "
-            "body or branch and exists only there. Carry it out as a loop variable or a branch "
-            "result (assign it to a variable the loop or `if` sets), or collect values in a "
-            "tf.TensorArray.")
-    origin = t.op.origin
-    where = f" (created at {origin})" if origin else ""
+            f"body or branch{where} and exists only there. Carry "
+            "it out as a loop variable or a branch result (assign it to a variable the loop or "
+            "`if` sets), or collect values in a tf.TensorArray.")
     return LeakedTensorError(  # (TensorFlow's first words, then what happened and what to do)
         f"{t} is out of scope and cannot be used here. It is a symbolic tensor of graph "
         f"{t.graph.name!r}{where} that escaped the function "

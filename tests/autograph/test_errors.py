@@ -368,3 +368,20 @@ def test_range_loop_target_starts_at_the_range_start():
 def test_inaccessible_tensor_error_is_a_value_error():
     from runtime.errors import InaccessibleTensorError
     assert issubclass(InaccessibleTensorError, ValueError)
+
+
+def test_inaccessible_tensor_error_names_where_the_tensor_was_made():
+    from runtime.errors import InaccessibleTensorError
+
+    @autograph.function
+    def f(n):
+        total = [0]
+
+        def add(v):
+            total[0] += v  # a tensor of the loop body, stored outside it
+        for i in rt.range(n):
+            add(i)
+        return total[0]
+    with pytest.raises(InaccessibleTensorError, match=r"made inside a staged loop body or branch "
+                       r"\(created at .*test_errors.py:\d+ in "):
+        f(rt.constant(3))
