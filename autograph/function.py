@@ -16,16 +16,16 @@ def _converter(autograph_options):
     """autograph.impl.api.convert with tf.function's conversion options, or None when it
     cannot be imported (yet)."""
     try:
-        from autograph.converter.options import ConversionOptions
+        from autograph.converter.options import ConversionOptions, features
         from autograph.errors import SourceUnavailableError
         from autograph.impl.api import convert
     except ImportError:
         return None
-    options = ConversionOptions.of_tf_function(autograph_options)
+    wanted = features(autograph_options)  # (checked now: a wrong option fails here)
 
     def converter(fn):
-        try:
-            return convert(fn, options=options)
+        try:  # (options made when converting: strict mode is an environment variable)
+            return convert(fn, options=ConversionOptions.of_tf_function(wanted))
         except SourceUnavailableError as e:  # (exec, eval): as TensorFlow, run it as written
             warnings.warn(f"AutoGraph could not transform {fn!r} and will run it as-is. "
                           f"Cause: {e}", stacklevel=2)

@@ -3,7 +3,11 @@
 A ``while`` loop's test becomes ``not break_ and test``; a ``for`` loop gets
 the extra test ``not break_`` that ``for_stmt`` checks before each
 iteration. The loop's ``else`` clause becomes ``if not break_:`` after it
-(or plain statements when the loop has no ``break``).
+(or plain statements when the loop has no ``break``). TensorFlow cannot
+convert a loop with ``else`` and runs such a function unconverted (so it
+works on Python values only; its strict mode refuses it, as here); here the
+clause is lowered, so it works on Python values as Python runs it, and
+staged on tensors.
 """
 from __future__ import annotations
 
@@ -20,11 +24,12 @@ class BreakTransformer(StatementTransformer):
     visit_AsyncFunctionDef = visit_FunctionDef  # (coroutines stay as written)
 
     def _loop(self, node):
-        if node.orelse and not self.ctx.options.loop_else:
+        if node.orelse and self.ctx.options.strict:
             kind = "for" if isinstance(node, gast.For) else "while"
-            raise self.ctx.error(node, f"{kind}/else statement not yet supported under "
-                                       "tf.function (as in TensorFlow): set a flag where the "
-                                       "loop breaks and test it after the loop instead.")
+            raise self.ctx.error(node, f"{kind}/else statement not yet supported (TensorFlow's "
+                                       "strict conversion mode, AUTOGRAPH_STRICT_CONVERSION, "
+                                       "is on): set a flag where the loop breaks and test it "
+                                       "after the loop instead.")
         node.body = self.visit_block(node.body)
         node.orelse = self.visit_block(node.orelse)
         if not jumps.contains(node.body, gast.Break, into_loops=False):

@@ -1,15 +1,16 @@
-"""What one conversion converts: TensorFlow's optional features, and loop ``else`` clauses.
+"""What one conversion converts: TensorFlow's optional features, and how strictly.
 
 Every entry point converts only the optional features asked for (none by default), as
 TensorFlow does: ``tf.function(experimental_autograph_options=...)``,
-``to_code``/``convert(experimental_optional_features=...)``. ``tf.function`` also
-refuses a loop with an ``else`` clause, as TensorFlow does; the converter's own entry
-points (``to_code``, ``convert``, the command line) convert it, so that any Python
-code keeps its meaning.
+``to_code``/``convert(experimental_optional_features=...)``. TensorFlow's strict mode
+(``AUTOGRAPH_STRICT_CONVERSION=1``, what its own AutoGraph tests set) makes
+``tf.function`` refuse what TensorFlow cannot convert (a loop's ``else``) and raise a
+callee's conversion error instead of running the callee unconverted.
 """
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass
 
 
@@ -48,7 +49,7 @@ def features(value) -> frozenset:
 @dataclass(frozen=True)
 class ConversionOptions:
     features: frozenset = frozenset()
-    loop_else: bool = True  # convert a loop's `else` clause (TensorFlow refuses it)
+    strict: bool = False  # TensorFlow's strict conversion mode (module docstring)
 
     def uses(self, feature: Feature) -> bool:
         return Feature.ALL in self.features or feature in self.features
@@ -56,7 +57,8 @@ class ConversionOptions:
     @classmethod
     def of_tf_function(cls, autograph_options=None) -> "ConversionOptions":
         """What ``tf.function(..., experimental_autograph_options=...)`` converts."""
-        return cls(features(autograph_options), loop_else=False)
+        strict = os.environ.get("AUTOGRAPH_STRICT_CONVERSION", "0") not in ("", "0")
+        return cls(features(autograph_options), strict=strict)
 
 
 DEFAULT = ConversionOptions()

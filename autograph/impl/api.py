@@ -116,7 +116,7 @@ def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
     loaded = _code_cache.get((code, options))
     if loaded is None:
         if not user_requested:
-            if code in _unconvertible:
+            if code in _unconvertible and not options.strict:
                 _warn_unconverted(fn)
                 return fn
             if _is_library(fn):
@@ -130,7 +130,7 @@ def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
         try:
             loaded = _loaded(fn, options)
         except ConversionError:
-            if user_requested:
+            if user_requested or options.strict:
                 raise
             _unconvertible.add(code)
             _warn_unconverted(fn)

@@ -4,6 +4,8 @@ import pytest
 
 import autograph as tf
 from autograph.impl.api import convert, to_code
+from graph.errors import InvalidArgumentError
+from runtime.errors import OperatorNotAllowedInGraphError
 
 Feature = tf.autograph.experimental.Feature
 
@@ -76,17 +78,13 @@ def while_else(n):
     return i
 
 
-def test_loop_else_is_refused_by_tf_function_as_in_tensorflow():
-    with pytest.raises(NotImplementedError, match="for/else"):
-        tf.function(for_else)([1, 2], 2)
-    with pytest.raises(NotImplementedError, match="while/else"):
-        tf.function(while_else)(tf.constant(2))
-
-
-@pytest.mark.parametrize("args", [([1, 2, 3], 2), ([1, 2, 3], 9), ([], 0)])
-def test_loop_else_keeps_python_semantics_in_convert(args):
-    assert convert(for_else)(*args) == for_else(*args)
-    assert convert(while_else)(3) == while_else(3)
+def test_loop_else_runs_in_tf_function():
+    # TensorFlow runs such a function unconverted (right on Python loops, an error on staged
+    # ones); here the clause is lowered: Python's results on Python loops, staged on tensors.
+    assert int(tf.function(for_else)([1, 2], 2)) == for_else([1, 2], 2)
+    assert int(tf.function(for_else)([1, 2], 5)) == for_else([1, 2], 5)
+    assert int(tf.function(while_else)(tf.constant(2))) == while_else(2)
+    assert int(tf.function(while_else)(tf.constant(0))) == while_else(0)
 
 
 def callee_with_else(n):
@@ -97,13 +95,46 @@ def callee_with_else(n):
     return i
 
 
-def calls_a_callee(x):
+def calls_callee_with_else(x):
     return callee_with_else(3) + x
 
 
+def test_strict_mode_refuses_loop_else_as_tensorflow(monkeypatch):
+    # TensorFlow's AUTOGRAPH_STRICT_CONVERSION (set by its own AutoGraph tests): what it
+    # cannot convert is an error, also in a callee, which otherwise would run unconverted
+    assert int(tf.function(calls_callee_with_else)(tf.constant(1))) == 0
+    monkeypatch.setenv("AUTOGRAPH_STRICT_CONVERSION", "1")
+    with pytest.raises(NotImplementedError, match="for/else"):
+        tf.function(for_else)([1, 2], 2)
+    with pytest.raises(NotImplementedError, match="while/else"):
+        tf.function(while_else)(tf.constant(2))
+    with pytest.raises(NotImplementedError, match="for/else"):
+        tf.function(calls_callee_with_else)(tf.constant(1))
+    assert convert(for_else)([1, 2], 2) == 1  # (the converter's own entry points: Python's)
+
+
+@pytest.mark.parametrize("args", [([1, 2, 3], 2), ([1, 2, 3], 9), ([], 0)])
+def test_loop_else_keeps_python_semantics_in_convert(args):
+    assert convert(for_else)(*args) == for_else(*args)
+    assert convert(while_else)(3) == while_else(3)
+
+
+def callee_with_assert(x):
+    assert x > 0, "must be positive"
+    return x * 2
+
+
+def calls_a_callee(x):
+    return callee_with_assert(x) + 1
+
+
 def test_callees_are_converted_with_the_callers_options():
-    # a callee that cannot be converted with tf.function's options runs as written, with a
-    # warning (as in TensorFlow); convert() converts it
-    with pytest.warns(UserWarning, match="could not convert callee_with_else"):
-        assert int(tf.function(calls_a_callee)(tf.constant(1))) == 0
-    assert convert(calls_a_callee)(np.int32(1)) == 0
+    # the caller's ASSERT_STATEMENTS reaches the callee: its assert on a tensor is staged
+    checked = tf.function(calls_a_callee, experimental_autograph_options=(
+        tf.autograph.experimental.Feature.ASSERT_STATEMENTS))
+    assert int(checked(tf.constant(2))) == 5
+    with pytest.raises(InvalidArgumentError, match="must be positive"):
+        checked(tf.constant(-2))
+    with pytest.raises(OperatorNotAllowedInGraphError):  # without it, the assert is Python's
+        tf.function(calls_a_callee)(tf.constant(2))
+    assert convert(calls_a_callee)(np.int32(1)) == 3

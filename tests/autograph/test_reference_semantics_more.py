@@ -1434,31 +1434,15 @@ REASONS = {
     'builtin_zip':
         'zip over symbolic tensors stages a loop here; TensorFlow refuses it',
     'for_else_break':
-        'tf.function refuses a loop `else` (NotImplementedError), as TensorFlow does when AutoGraph runs strictly, as in its own reference tests; TensorFlow by default warns and runs the function unconverted',
+        'TensorFlow cannot convert a loop `else`: it runs the function unconverted, which fails on a staged loop; here the clause is lowered and stages (on Python values both give Python\'s result)',
     'for_else_continue':
-        'tf.function refuses a loop `else` (NotImplementedError), as TensorFlow does when AutoGraph runs strictly, as in its own reference tests; TensorFlow by default warns and runs the function unconverted',
+        'TensorFlow cannot convert a loop `else`: it runs the function unconverted, which fails on a staged loop; here the clause is lowered and stages (on Python values both give Python\'s result)',
     'while_else_break':
-        'tf.function refuses a loop `else` (NotImplementedError), as TensorFlow does when AutoGraph runs strictly, as in its own reference tests; TensorFlow by default warns and runs the function unconverted',
+        'TensorFlow cannot convert a loop `else`: it runs the function unconverted, which fails on a staged loop; here the clause is lowered and stages (on Python values both give Python\'s result)',
     'while_else_return':
-        'tf.function refuses a loop `else` (NotImplementedError), as TensorFlow does when AutoGraph runs strictly, as in its own reference tests; TensorFlow by default warns and runs the function unconverted',
+        'TensorFlow cannot convert a loop `else`: it runs the function unconverted, which fails on a staged loop; here the clause is lowered and stages (on Python values both give Python\'s result)',
 }
 KNOWN_DIFFERENCES = frozenset([
-    'while_else_break(py:0)',
-    'while_else_break(py:1)',
-    'while_else_break(py:3)',
-    'while_else_break(py:5)',
-    'while_else_return(py:0)',
-    'while_else_return(py:1)',
-    'while_else_return(py:3)',
-    'while_else_return(py:5)',
-    'for_else_break(py:[])',
-    'for_else_break(py:[1])',
-    'for_else_break(py:[1, 2, 3])',
-    'for_else_break(py:[3, 1, 2])',
-    'for_else_continue(py:[])',
-    'for_else_continue(py:[1])',
-    'for_else_continue(py:[1, 2, 3])',
-    'for_else_continue(py:[3, 1, 2])',
     'while_else_break(i32:0)',
     'while_else_break(i32:1)',
     'while_else_break(i32:3)',
