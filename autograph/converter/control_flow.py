@@ -223,18 +223,7 @@ class ControlFlowTransformer(StatementTransformer):
     # -- loops --------------------------------------------------------------------------------
 
     def _loop_state(self, node) -> list[str]:
-        names = st.select_state(node, node.ag_live_head, self.fa)
-        if not self.ctx.namer.has_delete:
-            return names
-        for stmt in gast.walk(gast.Module(body=node.body, type_ignores=[])):
-            if isinstance(stmt, gast.Delete):
-                for t in stmt.targets:
-                    if isinstance(t, gast.Name) and t.id in names:
-                        raise self.ctx.error(stmt, f"`del {t.id}` deletes a variable the loop "
-                                                   "carries from one iteration to the next, which "
-                                                   "a staged loop cannot do. Assign it a new "
-                                                   "value instead of deleting it.")
-        return names
+        return st.select_state(node, node.ag_live_head, self.fa)
 
     def _loop_call(self, node, template, names, stmts, **kwargs):
         namer = self.ctx.namer

@@ -225,6 +225,20 @@ class FunctionAnalysis:
             return a
         return a & b
 
+    def _loop_body(self, loop, d, targets: set):
+        """Walks ``loop``'s body; returns what is surely defined at its test. A ``del`` in the
+        body can leave a name unbound for the next iteration (assignments only add names),
+        so the body is walked again from the meet with where it ends."""
+        if d is None:
+            self._defined_block(loop.body, None)
+            return None
+        end = self._defined_block(loop.body, d | targets)
+        if end is None or d <= end:
+            return d
+        d = d & end
+        self._defined_block(loop.body, d | targets)
+        return d
+
     def _defined_stmt(self, s, d):
         if isinstance(s, gast.If):
             self._mark(s.test, d)
@@ -233,16 +247,16 @@ class FunctionAnalysis:
         if isinstance(s, gast.While):
             self._mark(s.test, d)
             s.ag_defined_in = d
-            self._defined_block(s.body, d)
+            d = self._loop_body(s, d, set())
+            self._mark(s.test, d)
             return self._defined_block(s.orelse, d)
         if isinstance(s, gast.For):
             self._mark(s.iter, d)
             s.ag_defined_in = d
             extra = getattr(s, "ag_extra_test", None)
+            d = self._loop_body(s, d, set(target_names(s.target, [])))
             if extra is not None:
                 self._mark(extra, d)
-            inner = None if d is None else d | set(target_names(s.target, []))
-            self._defined_block(s.body, inner)
             return self._defined_block(s.orelse, d)
         if isinstance(s, gast.With):
             for item in s.items:

@@ -393,6 +393,13 @@ class _LoopState:
         state = tuple(self.get_state()) if self.get_state is not None else ()
         values = [self.deferred[i] if i in self.deferred and _unset(state[i]) else state[i]
                   for i in self.carried]
+        for i, v in zip(self.carried, values):
+            if is_undefined(v):  # (`del` without a new value)
+                raise StagedValueError(
+                    f"'{self.names[i]}' has no value at the end of an iteration of the staged "
+                    f"{self.kind} loop at {self.where} (the body deletes it), but the loop "
+                    "carries it into the next iteration and out of the loop: assign it a new "
+                    "value after the `del`, or do not delete it.")
         return values + [True] if self.deferred else values
 
     def set_after(self, vals):
