@@ -89,7 +89,6 @@ class Namer:
         self._next: dict[str, int] = {}
         self.bound: set[str] = set()  # names the code assigns (can shadow builtins)
         self.functions: list = []  # the user's functions to convert, outermost first
-        self.has_delete = False
         self.has_walrus = False
         self.jumps: set = set()  # which of Try, Break, Continue the tree holds
         self.has_loop_else = False
@@ -122,8 +121,6 @@ class Namer:
                 elif cls is gast.alias:
                     used.add(node.asname or node.name.split(".")[0])
                     bound.add(node.asname or node.name.split(".")[0])
-                elif cls is gast.Delete:
-                    self.has_delete = True
                 elif cls is gast.NamedExpr:
                     self.has_walrus = True
                 elif cls in _JUMPS:
