@@ -63,6 +63,9 @@ def _assign_infer_for(op: str):
 
 def _checked(op: str, value, resource, dtype, shape) -> np.ndarray:
     value = np.asarray(value)
+    if shape.__class__ is TensorShape and value.shape == shape._dims and \
+            value.dtype == dtype.numpy_dtype:
+        return value  # (the common case, checked without building shapes: every train step)
     attrs = {"dtype": dtype, "shape": shape, "resource": resource}
     check_assign(op, dtype, TensorShape(value.shape), attrs)  # run-time shape
     if value.dtype != dtype.numpy_dtype:
