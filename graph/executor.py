@@ -75,12 +75,15 @@ _OBJECT = np.dtype(object)
 
 
 def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
-    """The nodes needed for ``fetches`` and for every stateful op, in creation order."""
+    """The nodes needed for ``fetches`` and for every stateful op, in creation order.
+
+    A variable read is stateful only to keep its place among the assignments: one that
+    nothing needs changes nothing, and is left out."""
     needed: set[int] = set()
     add = needed.add
     stack = list(map(_node_of, fetches))
     for op in set(map(_op_of, graph.nodes)):  # (a few distinct ops: test each once)
-        if get_op(op).stateful:
+        if get_op(op).stateful and op != "ReadVariableOp":
             stack += [n for n in graph.nodes if n.op == op]
     pop, extend = stack.pop, stack.extend
     while stack:

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 from graph.ir import Graph
 from graph.passes import algebraic, constant_folding, cse, hoisting, identity, prune as _prune
+from graph.passes import variable_reads
 from graph.passes import rounds
 from graph.passes.algebraic import simplify
 from graph.passes.constant_folding import fold_constants
@@ -27,7 +28,8 @@ from graph.passes.rewrite import all_graphs, copy_graph
 Pass = Callable[[Graph], bool]
 
 DEFAULT: tuple[Pass, ...] = (
-    identity.run,          # first: exposes pass-through loop variables and aliases
+    variable_reads.run,    # first: a merged read lets the others merge what it feeds
+    identity.run,          # exposes pass-through loop variables and aliases
     algebraic.run,
     constant_folding.run,
     cse.run,
@@ -35,7 +37,7 @@ DEFAULT: tuple[Pass, ...] = (
     _prune.run,            # last: drops what the others left unused
 )
 PASSES: dict[str, Pass] = {
-    "identity": identity.run, "algebraic": algebraic.run, "constant_folding": constant_folding.run,
+    "variable_reads": variable_reads.run, "identity": identity.run, "algebraic": algebraic.run, "constant_folding": constant_folding.run,
     "cse": cse.run, "hoisting": hoisting.run, "prune": _prune.run,
 }  # by name, for callers that let users pick passes
 MAX_ROUNDS = 4

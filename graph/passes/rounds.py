@@ -3,9 +3,11 @@
 Running every pass on every graph until a round changes nothing costs a
 whole extra round (a third of the optimization time of a typical traced
 function) just to learn that nothing changes. Which changes can enable
-further work in a later round is known pass by pass (the order is identity,
-algebraic, constant folding, CSE, hoisting, prune):
+further work in a later round is known pass by pass (the order is variable
+reads, identity, algebraic, constant folding, CSE, hoisting, prune):
 
+* merging repeated variable reads finishes in one walk before the others,
+  which then merge what the merged reads fed;
 * identity and NoOp removal, algebraic simplification and CSE finish their
   own work in one walk (each rewires later readers as it goes), and what
   they enable in the passes after them happens in the same round;
@@ -36,6 +38,7 @@ from __future__ import annotations
 from graph.executor import schedule
 from graph.ir import Graph
 from graph.passes import algebraic, constant_folding, cse, hoisting, identity, prune
+from graph.passes import variable_reads
 from graph.passes.rewrite import all_graphs, holds_plain_values, is_pure, replace_uses, subgraphs
 from graph.registry import get_op
 
@@ -60,6 +63,8 @@ def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
     loops = False  # (the local passes never add nor remove a loop)
     for g in work:
         ops = {n.op for n in g.nodes}
+        if "ReadVariableOp" in ops:
+            variable_reads.merge_reads_in_place(g)
         if "NoOp" in ops:  # (control edges move: pass by pass)
             identity.remove_identities_in_place(g)
             algebraic.simplify_in_place(g)
