@@ -23,6 +23,7 @@ from graph.registry import get_op
 from runtime import context
 from runtime import name_scope as _name_scope
 from runtime.distribute import check_single_replica_write
+from runtime.errors import LeakedTensorError
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.ops import operators
 from runtime.ops.random_ops import count_op_seeds_with
@@ -465,15 +466,18 @@ def _call_initial_value(fn):
     While a function is traced, TensorFlow builds it in that function's graph and computes it
     once, lifted out: its unseeded random ops take the function's next op seeds and draw the
     first values of their seeds. So it is built here in a graph aside, numbered with the
-    function's, and computed at once; a value that cannot be computed so (it reads the
-    function's tensors or state) is made eagerly instead.
+    function's, and computed at once; a value that reads the function's tensors is built in
+    the function (whose first run assigns it), one that reads state is made eagerly.
     """
     graph = _initializer_graph()
     if graph is not None:
         aside = Graph("initializer")
         count_op_seeds_with(aside, graph)
-        with context.building(aside):
-            value = fn()
+        try:
+            with context.building(aside):
+                value = fn()
+        except LeakedTensorError:  # it reads the function's tensors
+            return fn()
         if not (isinstance(value, SymbolicTensor) and value._output.node.graph is aside):
             return value
         computed = _compute(value, fresh_random=True)

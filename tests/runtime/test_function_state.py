@@ -82,7 +82,8 @@ class _LazyState(rt.Module):
 
 @pytest.mark.parametrize("init, first", [(lambda x: x, [2.0, 4.0]),
                                          (lambda x: x * 2.0, [3.0, 6.0]),
-                                         (rt.ones_like, [2.0, 3.0])])
+                                         (rt.ones_like, [2.0, 3.0]),
+                                         (lambda x: lambda: x * 3.0, [4.0, 8.0])])
 def test_variable_initial_value_from_the_first_calls_inputs(init, first):
     # TensorFlow assigns such an initial value in the first trace (while the variable holds
     # none), runs that trace once, then the trace that made no variables.
