@@ -89,16 +89,22 @@ class Variable:
         deferred = None
         with context.init_scope():  # state is created once, outside any graph being built
             if isinstance(initial_value, SymbolicTensor):
-                lifted = _computed_initial_value(initial_value)
+                # Computed now if it depends on constants only (tf.zeros([2]) recorded in the
+                # graph being traced); one that needs the function's tensors or state is
+                # assigned by the traced function's first run, as TensorFlow's fallback does.
+                lifted = _compute(initial_value, fresh_random=True)
                 if isinstance(lifted, EagerTensor):
                     initial_value = lifted
                 elif any(traced):
-                    deferred = initial_value  # assigned by the traced function's first run
+                    deferred = initial_value
                 else:
                     raise _unliftable(initial_value, lifted)
             if deferred is not None:
                 if dtype is not None and as_dtype(dtype) != deferred.dtype:
-                    raise _unliftable(deferred, None, dtype)
+                    raise ValueError(
+                        f"tf.Variable at {current_origin()}: the initial value {deferred.name} "
+                        f"is {deferred.dtype.name}, not the dtype={as_dtype(dtype).name} asked "
+                        "for; cast it with tf.cast.")
                 value = deferred
             else:
                 if isinstance(initial_value, Variable):
@@ -526,24 +532,7 @@ def _compute(t: SymbolicTensor, fresh_random: bool = False):
     return EagerTensor(values[t._output], t.dtype)
 
 
-def _computed_initial_value(t: SymbolicTensor):
-    """A symbolic initial value that depends on constants only, computed now; else the node
-    it needs that cannot run outside its graph.
-
-    ``tf.Variable(tf.zeros([2]))`` inside a function being traced records the
-    zeros into the graph; the variable's state is created outside it, so the
-    value is folded here. A value that needs the function's inputs or state
-    cannot be: a tf.function assigns it on its first run instead.
-    """
-    return _compute(t, fresh_random=True)
-
-
-def _unliftable(t: SymbolicTensor, needed, dtype=None) -> ValueError:
-    if needed is None:
-        return ValueError(
-            f"tf.Variable at {current_origin()}: the initial value {t.name} is "
-            f"{t.dtype.name}, not the dtype={as_dtype(dtype).name} asked for; cast it with "
-            "tf.cast.")
+def _unliftable(t: SymbolicTensor, needed) -> ValueError:
     return ValueError(
         f"tf.Variable at {current_origin()} got the symbolic tensor {t.name} as its initial "
         f"value, which depends on {needed.name!r} ({needed.op}): outside a tf.function's "
