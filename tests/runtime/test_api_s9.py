@@ -1,0 +1,66 @@
+"""Differences from TensorFlow found by probing real programs (session 9): each test
+holds TensorFlow 2.21's values as literals, checked eagerly and inside tf.function."""
+import numpy as np
+import pytest
+
+import autograph as tf
+
+
+def both(fn, *args):
+    """``fn(*args)`` eagerly and traced, as lists of numpy values."""
+    out = [fn(*args), tf.function(fn)(*args)]
+    return [[np.asarray(t) for t in (o if isinstance(o, (list, tuple)) else [o])] for o in out]
+
+
+def check(fn, expected, dtype=None):
+    for got in both(fn):
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(g, np.asarray(e, dtype=dtype or g.dtype))
+            if dtype is not None:
+                assert g.dtype == dtype
+
+
+# -- reduce_mean of narrow integers ------------------------------------------------------
+
+def test_int_mean_sums_narrow_ints_in_64_bits():
+    def f():
+        return [tf.reduce_mean(tf.constant([100, 100, 90], tf.int8)),
+                tf.reduce_mean(tf.constant([[255, 255], [255, 1]], tf.uint8), axis=[0, 1]),
+                tf.reduce_mean(tf.constant([2**31 - 1, 2**31 - 1])),
+                tf.reduce_mean(tf.constant([-100, -100, -90], tf.int8)),
+                tf.reduce_mean(tf.constant([[100, 100], [90, 80]], tf.int8), axis=0),
+                tf.reduce_mean(tf.constant([2**62, 2**62, 2**62], tf.int64))]  # int64 wraps
+    check(f, [[96], [191], [2**31 - 1], [-96], [95, 90], [-1537228672809129301]])
+    for got in both(f):
+        assert [g.dtype for g in got] == [np.int8, np.uint8, np.int32, np.int8, np.int8,
+                                          np.int64]
+
+
+# -- bincount: axis=-1, binary_output ----------------------------------------------------
+
+def test_bincount_rows_and_binary_output():
+    def f():
+        v = tf.constant([1, 1, 2, 5, 0])
+        m = tf.constant([[1, 2], [2, 2]])
+        return [tf.math.bincount(m, axis=-1),
+                tf.math.bincount(v, binary_output=True),
+                tf.math.bincount(tf.cast(m, tf.int64), axis=-1, binary_output=True, minlength=4),
+                tf.math.bincount(m, weights=tf.constant([[1., 2.], [3., 4.]]), axis=-1),
+                tf.math.bincount(tf.constant([1, 7], tf.int64), maxlength=3),
+                tf.math.bincount(tf.constant([], tf.int32))]
+    check(f, [[[0, 1, 1], [0, 0, 2]], [1, 1, 1, 0, 0, 1], [[0, 1, 1, 0], [0, 0, 1, 0]],
+              [[0, 1, 2], [0, 0, 7]], [0, 1, 0], np.zeros([0])])
+
+
+def test_bincount_argument_errors():
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        tf.math.bincount([1], weights=[1.0], binary_output=True)
+    with pytest.raises(ValueError, match="Only 0 and -1"):
+        tf.math.bincount([1], axis=1)
+
+
+def test_bincount_compiles():
+    f = tf.function(lambda v: tf.math.bincount(v, axis=-1, minlength=4, maxlength=4),
+                    jit_compile=True)
+    np.testing.assert_array_equal(f(tf.constant([[1, 2], [2, 2]])), [[0, 1, 1, 0], [0, 0, 2, 0]])
