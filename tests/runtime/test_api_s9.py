@@ -64,3 +64,13 @@ def test_bincount_compiles():
     f = tf.function(lambda v: tf.math.bincount(v, axis=-1, minlength=4, maxlength=4),
                     jit_compile=True)
     np.testing.assert_array_equal(f(tf.constant([[1, 2], [2, 2]])), [[0, 1, 1, 0], [0, 0, 2, 0]])
+
+
+# -- matmul's hints and output_type -------------------------------------------------------
+
+def test_matmul_accepts_tensorflow_keywords():
+    def f():
+        a = tf.constant([[100, 100]], tf.int8)
+        return [tf.matmul(a, tf.transpose(a), output_type=tf.int32),
+                tf.matmul(tf.ones([2, 2]), tf.ones([2, 2]), a_is_sparse=True, b_is_sparse=True)]
+    check(f, [[[20000]], [[2.0, 2.0], [2.0, 2.0]]])
