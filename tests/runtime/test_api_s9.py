@@ -74,3 +74,25 @@ def test_matmul_accepts_tensorflow_keywords():
         return [tf.matmul(a, tf.transpose(a), output_type=tf.int32),
                 tf.matmul(tf.ones([2, 2]), tf.ones([2, 2]), a_is_sparse=True, b_is_sparse=True)]
     check(f, [[[20000]], [[2.0, 2.0], [2.0, 2.0]]])
+
+
+# -- embedding_lookup over shards -------------------------------------------------------
+
+def test_embedding_lookup_over_shards_divides_ids():
+    def f():
+        p = tf.constant(np.arange(10, dtype=np.float32).reshape(5, 2))
+        return [tf.nn.embedding_lookup([p[:3], p[3:]], tf.constant([[0, 4], [2, 2]])),
+                tf.nn.embedding_lookup([p[:2], p[2:4], p[4:]], [4, 3, 1, 0, 2]),
+                tf.nn.embedding_lookup([tf.ones([2]), tf.zeros([2])], [3, 0, 2])]
+    check(f, [[[[0, 1], [8, 9]], [[4, 5], [4, 5]]],
+              [[8, 9], [6, 7], [2, 3], [0, 1], [4, 5]], [0, 1, 0]])
+
+
+def test_embedding_lookup_over_shards_gradient():
+    p = [tf.Variable(tf.ones([3, 2])), tf.Variable(tf.ones([2, 2]))]
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.nn.embedding_lookup(p, [0, 4, 4, 1])
+                          * tf.constant([[1.], [2.], [3.], [4.]]))
+    g = [tf.convert_to_tensor(x) for x in tape.gradient(y, p)]
+    np.testing.assert_array_equal(g[0], [[1, 1], [4, 4], [0, 0]])
+    np.testing.assert_array_equal(g[1], [[0, 0], [5, 5]])
