@@ -54,7 +54,8 @@ class ConcreteFunction:
 
     def __init__(self, graph: Graph, plan, name: str, spec: FunctionSpec, key, arg_names,
                  arg_specs, kwarg_specs, structured_outputs, flat_inputs, variables_created=0,
-                 function=None, optimized_graph: Graph | None = None):
+                 function=None, optimized_graph: Graph | None = None,
+                 initializes_variables: bool = False):
         self.graph = graph
         self.optimized_graph = graph if optimized_graph is None else optimized_graph
         self._plan = plan
@@ -68,6 +69,7 @@ class ConcreteFunction:
         self.structured_outputs = structured_outputs
         self._flat_inputs = flat_inputs
         self._variables_created = variables_created
+        self._initializes_variables = initializes_variables  # (some, in its graph)
         self._function = function
         self._renamings: dict = {}  # resource ids passed instead -> ConcreteFunction
         self._run = self._make_runner()

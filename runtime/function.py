@@ -87,10 +87,13 @@ _active = _Active()
 class _VariableGuard:
     """Consulted by ``Variable.__init__`` while a Function traces: counts or forbids creation."""
 
-    def __init__(self, allow: bool, function_name: str):
+    def __init__(self, allow: bool, function_name: str, graph=None):
         self.allow = allow
         self.function_name = function_name
+        self.graph = graph
         self.created = 0
+        self.variables: list = []  # the ones created, for on_variable_initialized_in_graph
+        self.initializes = False  # the trace initializes some of them (in its graph)
 
     def __call__(self, variable=None) -> None:
         if not self.allow:
@@ -99,6 +102,8 @@ class _VariableGuard:
                 if origin else ""
             raise ValueError(VARIABLE_CREATION_ERROR + where)
         self.created += 1
+        if variable is not None:
+            self.variables.append(variable)
 
 
 def on_variable_created(variable=None) -> None:
@@ -108,6 +113,26 @@ def on_variable_created(variable=None) -> None:
     depth = _active.deferred[-1] if _active.deferred else len(guards)
     if depth:
         guards[depth - 1](variable)
+
+
+def on_variable_initialized_in_graph(variable, graph) -> bool:
+    """Hook for ``Variable.__init__``: may ``variable``, whose initial value reads the
+    tensors of ``graph``, be initialized there? Yes when ``graph`` is (inside) the trace
+    of the Function that created it: that trace then runs (and initializes it) on the
+    first call, as TensorFlow's ``fn_with_cond`` runs its initializing trace."""
+    guards = _active.guards
+    depth = _active.deferred[-1] if _active.deferred else len(guards)
+    if not depth:
+        return False
+    guard = guards[depth - 1]
+    if not any(v is variable for v in guard.variables):
+        return False
+    while graph is not None and graph is not guard.graph:
+        graph = graph.outer
+    if graph is None:
+        return False
+    guard.initializes = True
+    return True
 
 
 @contextlib.contextmanager
@@ -139,6 +164,8 @@ def _install_variable_hook() -> None:
         _hooks.append(hooks)
     if on_variable_created not in hooks:
         hooks.append(on_variable_created)
+        from runtime import variables  # (imported above: the hooks came from it)
+        variables._IN_GRAPH_INIT_HOOKS.append(on_variable_initialized_in_graph)
 
 
 # -- traces in progress (shared by all threads) ---------------------------------------------
@@ -706,8 +733,13 @@ class Function:
                 if traced._variables_created:
                     # As TensorFlow does: trace again to check that later traces create none
                     # (both traces count, as in TensorFlow's experimental_get_tracing_count).
+                    initializing = traced if traced._initializes_variables else None
                     traced = self._trace_once(key, args, extra, allow_variables=False)
                     traces = 2
+                    if initializing is not None:
+                        # Its variables get their values when it first runs; later runs
+                        # skip its initializers (each in a cond on VarIsInitializedOp).
+                        traced = initializing
             summary = traced._summary()
             concrete = traced  # only a trace that went through to the end is recorded
         except RecursionError as e:
@@ -743,7 +775,7 @@ class Function:
         n_args = len(args)
         arg_names = spec.arg_names(n_args)
         graph = Graph(self._name)
-        guard = _VariableGuard(allow_variables, self._name)
+        guard = _VariableGuard(allow_variables, self._name, graph)
         _install_variable_hook()
         builder = _ArgumentBuilder(graph)
         _active.guards.append(guard)
@@ -773,7 +805,7 @@ class Function:
             graph=graph, plan=plan, name=self._name, spec=spec, key=key, arg_names=arg_names,
             arg_specs=arg_specs, kwarg_specs=kwarg_specs, structured_outputs=structure,
             flat_inputs=builder.flat_inputs, variables_created=guard.created, function=self,
-            optimized_graph=run_graph)
+            optimized_graph=run_graph, initializes_variables=guard.initializes)
 
     # -- input signatures and concrete functions ---------------------------------------------
     def _concrete_for_signature(self) -> "ConcreteFunction":

@@ -23,6 +23,7 @@ from graph.registry import get_op
 from runtime import context
 from runtime import name_scope as _name_scope
 from runtime.distribute import check_single_replica_write
+from runtime.errors import LeakedTensorError
 from runtime.ops.core import apply_op, convert_to_tensor
 from runtime.ops import operators
 from runtime.ops.random_ops import count_op_seeds_with
@@ -33,6 +34,9 @@ from runtime.variable_enums import VariableAggregation, VariableSynchronization
 
 # Called with each new Variable before it creates state (runtime.function installs one).
 _CREATION_HOOKS: list = []
+# Asked (variable, graph) whether a Variable whose initial value reads the tensors of the
+# graph being traced may be initialized in that graph (runtime.function installs one).
+_IN_GRAPH_INIT_HOOKS: list = []
 # Called with (variable, tensor) for each read while a GradientTape records.
 READ_HOOKS: list = []
 
@@ -85,13 +89,19 @@ class Variable:
         scope = _name_scope.current_eager_scope() if graph is None else graph.scope_prefix
         if callable(initial_value):
             initial_value = _call_initial_value(initial_value)
-        with context.init_scope():  # state is created once, outside any graph being built
-            if isinstance(initial_value, SymbolicTensor):
-                initial_value = _lift_initial_value(initial_value)
-            if isinstance(initial_value, Variable):
-                initial_value = initial_value._as_tensor()
-            value = convert_to_tensor(initial_value,
-                                      dtype=None if dtype is None else as_dtype(dtype))
+        in_graph = None  # the initial value, when computed by the function being traced
+        if isinstance(initial_value, SymbolicTensor):
+            lifted = _lift_initial_value(initial_value)
+            if lifted is None:
+                in_graph = value = self._in_graph_initial_value(initial_value, graph, dtype)
+            else:
+                initial_value = lifted
+        if in_graph is None:
+            with context.init_scope():  # state is created once, outside any graph being built
+                if isinstance(initial_value, Variable):
+                    initial_value = initial_value._as_tensor()
+                value = convert_to_tensor(initial_value,
+                                          dtype=None if dtype is None else as_dtype(dtype))
         self._dtype = value.dtype
         self._shape = value.shape if shape is None else as_shape(shape)
         if not self._shape.is_compatible_with(value.shape):
@@ -101,9 +111,39 @@ class Variable:
         self._constraint = constraint
         self._synchronization, self._aggregation = synchronization, aggregation
         self._name = f"{scope}{name or 'Variable'}:0"
-        self._resource = resources.new_resource(np.array(value.numpy(), dtype=self._dtype
-                                                         .numpy_dtype))
+        if in_graph is None:
+            self._resource = resources.new_resource(np.array(value.numpy(), dtype=self._dtype
+                                                             .numpy_dtype))
+        else:
+            self._resource = resources.new_resource(None)
+            resources.delete(self._resource)  # no value until the function first runs
         _BY_RESOURCE[self._resource] = self
+        if in_graph is not None:
+            self._initialize_in_graph(in_graph)
+
+    def _in_graph_initial_value(self, value: SymbolicTensor, graph, dtype) -> SymbolicTensor:
+        """``value``, which reads the function's tensors, checked as an initial value that
+        the function's trace computes (TensorFlow's UnliftedInitializerVariable)."""
+        if not any(hook(self, graph) for hook in _IN_GRAPH_INIT_HOOKS):
+            computed = _compute(value, fresh_random=True)
+            raise ValueError(
+                f"tf.Variable at {current_origin()} got the symbolic tensor {value.name} as "
+                f"its initial value, which depends on {computed.name!r} ({computed.op}): a "
+                "variable's initial value must be computable outside the graph being built. "
+                "Pass a Python/numpy value or a callable, or create the variable in a "
+                "tf.function or outside it.")
+        return convert_to_tensor(value, dtype=None if dtype is None else as_dtype(dtype))
+
+    def _initialize_in_graph(self, value: SymbolicTensor) -> None:
+        """Assigns ``value`` in the graph being traced, when the variable has no value yet:
+        the trace's first run initializes it, later runs (and restored values) keep theirs."""
+        from runtime.ops.control_flow import cond
+        attrs = {"resource": self._resource}
+        initialized = apply_op("VarIsInitializedOp", [], attrs, name="VarIsInitializedOp")
+
+        def initialize():
+            self.assign(value, read_value=False)
+        cond(initialized, lambda: None, initialize, name="initialize")
 
     # -- identity ----------------------------------------------------------
     @property
@@ -440,15 +480,18 @@ def _call_initial_value(fn):
     While a function is traced, TensorFlow builds it in that function's graph and computes it
     once, lifted out: its unseeded random ops take the function's next op seeds and draw the
     first values of their seeds. So it is built here in a graph aside, numbered with the
-    function's, and computed at once; a value that cannot be computed so (it reads the
-    function's tensors or state) is made eagerly instead.
+    function's, and computed at once; a value that reads the function's tensors is built in
+    the function (which initializes the variable), one that reads state is made eagerly.
     """
     graph = _initializer_graph()
     if graph is not None:
         aside = Graph("initializer")
         count_op_seeds_with(aside, graph)
-        with context.building(aside):
-            value = fn()
+        try:
+            with context.building(aside):
+                value = fn()
+        except LeakedTensorError:  # it reads the function's tensors
+            return fn()
         if not (isinstance(value, SymbolicTensor) and value._output.node.graph is aside):
             return value
         computed = _compute(value, fresh_random=True)
@@ -497,22 +540,16 @@ def _compute(t: SymbolicTensor, fresh_random: bool = False):
     return EagerTensor(values[t._output], t.dtype)
 
 
-def _lift_initial_value(t: SymbolicTensor) -> EagerTensor:
+def _lift_initial_value(t: SymbolicTensor) -> EagerTensor | None:
     """Computes now a symbolic initial value that depends on constants only.
 
     ``tf.Variable(tf.zeros([2]))`` inside a function being traced records the
     zeros into the graph; the variable's state is created outside it, so the
-    value is folded here. A value that needs the function's inputs or state
-    cannot be, and is refused with the fix.
+    value is folded here. None for a value that needs the function's inputs or
+    state: the function's graph computes that one (``_initialize_in_graph``).
     """
     computed = _compute(t, fresh_random=True)
-    if isinstance(computed, EagerTensor):
-        return computed
-    raise ValueError(
-        f"tf.Variable at {current_origin()} got the symbolic tensor {t.name} as its initial "
-        f"value, which depends on {computed.name!r} ({computed.op}): a variable's initial "
-        "value must be computable outside the function being traced. Pass a Python/numpy "
-        "value or a callable, or create the variable outside the tf.function.")
+    return computed if isinstance(computed, EagerTensor) else None
 
 
 class _VariableRef:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph import resources
+from graph.dtypes import bool_
 from graph.errors import InvalidArgumentError
 from graph.ir import TensorType
 from graph.ops.infer import expect_arity
@@ -91,6 +92,21 @@ _ATTRS = ("resource", "dtype", "shape")
 
 register_op("ReadVariableOp", _read_infer, _read, kernel_attrs=("resource",),
             stateful=True)
+
+
+def _is_initialized_infer(inputs, attrs):
+    expect_arity("VarIsInitializedOp", inputs, 0)
+    return [TensorType(bool_, TensorShape([]))]
+
+
+def _is_initialized(resource):
+    """Whether the variable holds a value: one whose initial value is computed by the
+    function that created it has none until that function first runs."""
+    return np.bool_(resources.exists(resource))
+
+
+register_op("VarIsInitializedOp", _is_initialized_infer, _is_initialized,
+            kernel_attrs=("resource",), stateful=True)
 register_op("AssignVariableOp", _assign_infer_for("AssignVariableOp"), _assign,
             kernel_attrs=_ATTRS, stateful=True)
 register_op("AssignAddVariableOp", _assign_infer_for("AssignAddVariableOp"),

@@ -30,6 +30,8 @@ cannot_compile("summary writers and their encoders run on the host", "WriteSumma
 cannot_compile("parsing and lookup tables run on the host", "ParseExampleV2",
                "ParseSingleSequenceExample", family=lambda op: op.startswith("LookupTable"))
 cannot_compile("it reads the host's clock", "Timestamp")
+cannot_compile("a variable whose initial value the function computes is initialized on the "
+               "host, on the function's first call", "VarIsInitializedOp")
 cannot_compile("TensorFlow's range samplers draw unique candidates by rejection on the host "
                "(TensorFlow's XLA has no kernel for them either)",
                "UniformCandidateSampler", "LogUniformCandidateSampler")

@@ -96,3 +96,45 @@ def test_embedding_lookup_over_shards_gradient():
     g = [tf.convert_to_tensor(x) for x in tape.gradient(y, p)]
     np.testing.assert_array_equal(g[0], [[1, 1], [4, 4], [0, 0]])
     np.testing.assert_array_equal(g[1], [[0, 0], [5, 5]])
+
+
+# -- a variable whose initial value the function computes ---------------------------------
+
+class _Accumulator(tf.Module):
+    def __init__(self, make):
+        self.v = None
+        self.make = make
+
+    @tf.function
+    def __call__(self, x):
+        if self.v is None:
+            self.v = tf.Variable(self.make(x))
+        self.v.assign_add(x)
+        return self.v.read_value()
+
+
+@pytest.mark.parametrize("make", [lambda x: x * 2, lambda x: (lambda: x * 2)],
+                         ids=["tensor", "callable"])
+def test_variable_initial_value_from_function_inputs(make):
+    m = _Accumulator(make)
+    np.testing.assert_array_equal(m(tf.constant([1.0, 2.0])), [3.0, 6.0])
+    np.testing.assert_array_equal(m(tf.constant([1.0, 2.0])), [4.0, 8.0])
+    assert m.__call__.experimental_get_tracing_count() == 2  # as TensorFlow counts
+    np.testing.assert_array_equal(m.v.numpy(), [4.0, 8.0])
+    assert m.v.shape.as_list() == [2]
+
+
+def test_variable_initialized_in_graph_keeps_a_restored_value(tmp_path):
+    first = _Accumulator(lambda x: x)
+    first(tf.constant(5.0))
+    path = tf.train.Checkpoint(m=first).save(str(tmp_path / "c"))
+    second = _Accumulator(lambda x: x * 100)
+    tf.train.Checkpoint(m=second).restore(path)
+    assert float(second(tf.constant(1.0))) == 11.0  # restored 10, not initialized to 100
+
+
+def test_variable_initialized_in_graph_from_an_outer_function():
+    m = _Accumulator(lambda x: x + 1.0)
+    outer = tf.function(lambda x: m(x) * 10)
+    assert float(outer(tf.constant(1.0))) == 30.0
+    assert float(outer(tf.constant(1.0))) == 40.0
