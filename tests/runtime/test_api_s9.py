@@ -138,3 +138,24 @@ def test_variable_initialized_in_graph_from_an_outer_function():
     outer = tf.function(lambda x: m(x) * 10)
     assert float(outer(tf.constant(1.0))) == 30.0
     assert float(outer(tf.constant(1.0))) == 40.0
+
+
+
+# -- argument names in a trace ---------------------------------------------------------------
+
+def test_nested_arguments_name_placeholders_and_specs_by_argument():
+    seen = []
+
+    @tf.function
+    def f(d, lst):
+        seen.extend([d["a"].name, d["b"][0].name, d["b"][1].name, lst[0].name, lst[1].name])
+        return 0
+
+    args = ({"a": tf.constant(1), "b": (tf.constant(2.0), tf.constant("s"))},
+            [tf.constant(1), tf.constant(2)])
+    cf = f.get_concrete_function(*args)
+    assert seen == ["d:0", "d_1:0", "d_2:0", "lst:0", "lst_1:0"]
+    d, lst = cf.structured_input_signature[0]
+    assert [d["a"].name, d["b"][0].name, d["b"][1].name, lst[0].name, lst[1].name] == \
+        ["d_a", "d_b_0", "d_b_1", "lst_0", "lst_1"]
+    assert [t.name for t in cf.inputs] == ["d:0", "d_1:0", "d_2:0", "lst:0", "lst_1:0"]
