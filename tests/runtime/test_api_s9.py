@@ -159,3 +159,19 @@ def test_nested_arguments_name_placeholders_and_specs_by_argument():
     assert [d["a"].name, d["b"][0].name, d["b"][1].name, lst[0].name, lst[1].name] == \
         ["d_a", "d_b_0", "d_b_1", "lst_0", "lst_1"]
     assert [t.name for t in cf.inputs] == ["d:0", "d_1:0", "d_2:0", "lst:0", "lst_1:0"]
+
+
+# -- tf.signal windows ------------------------------------------------------------------------
+
+def test_kaiser_and_vorbis_windows():
+    def f():
+        return [tf.signal.kaiser_window(4), tf.signal.kaiser_window(5, beta=3.0),
+                tf.signal.vorbis_window(4), tf.signal.kaiser_bessel_derived_window(6)]
+    expected = [[5.2773448e-05, 0.5188446, 0.5188446, 5.2773448e-05],
+                [0.2048847, 0.7269254, 1.0, 0.7269254, 0.2048847],
+                [0.2280144, 0.9736578, 0.9736578, 0.2280142],
+                [0.0071310, 0.7071068, 0.9999745, 0.9999745, 0.7071068, 0.0071310]]
+    for got in both(f):
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(g, e, rtol=1e-5)
+            assert g.dtype == np.float32
