@@ -175,3 +175,27 @@ def test_kaiser_and_vorbis_windows():
         for g, e in zip(got, expected):
             np.testing.assert_allclose(g, e, rtol=1e-5)
             assert g.dtype == np.float32
+
+
+# -- strings: whitespace split with maxsplit, RE2 replacement ---------------------------------
+
+def test_whitespace_split_with_maxsplit_keeps_the_empty_rest():
+    def f():
+        s = tf.constant(["a ", " a b  ", "a b", "x  y ", "  a "])
+        return [tf.strings.split(s, maxsplit=1).to_tensor("?"),
+                tf.strings.split(s, maxsplit=2).to_tensor("?"),
+                tf.strings.split(s, maxsplit=0).to_tensor("?")]
+    check(f, [[[b"a", b""], [b"a", b"b  "], [b"a", b"b"], [b"x", b"y "], [b"a", b""]],
+              [[b"a", b"?", b"?"], [b"a", b"b", b""], [b"a", b"b", b""], [b"x", b"y", b""],
+               [b"a", b"?", b"?"]],
+              [[b"a "], [b" a b  "], [b"a b"], [b"x  y "], [b"  a "]]], dtype=object)
+
+
+def test_regex_replace_follows_re2():
+    def f():
+        r = tf.strings.regex_replace
+        return [r(["aaa", "abc", "añb"], "a*|", "X"), r("abc", "", "-"), r("añb", "", "-"),
+                r("hello", "l+", r"<\0>"), r("a.b", r"\.", r"\\"), r("ab", "(a)", r"\2"),
+                r("ab", "a", r"\n"), r("ab", "a", r"\n", replace_global=False)]
+    check(f, [[b"X", b"XbXcX", "XñXbX".encode()], b"-a-b-c-", "-a-ñ-b-".encode(), b"he<ll>o",
+              b"a\\b", b"ab", b"b", b"ab"], dtype=object)
