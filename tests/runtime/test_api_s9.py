@@ -199,3 +199,22 @@ def test_regex_replace_follows_re2():
                 r("ab", "a", r"\n"), r("ab", "a", r"\n", replace_global=False)]
     check(f, [[b"X", b"XbXcX", "XñXbX".encode()], b"-a-b-c-", "-a-ñ-b-".encode(), b"he<ll>o",
               b"a\\b", b"ab", b"b", b"ab"], dtype=object)
+
+
+# -- Keras's rate-at-rate metrics and confusion variable names --------------------------------
+
+def test_rate_at_rate_metrics():
+    y_true, y_pred = [0, 1, 1, 0], [0.1, 0.8, 0.4, 0.5]
+    for metric, expected in [(tf.keras.metrics.SpecificityAtSensitivity(0.5), 1.0),
+                             (tf.keras.metrics.SensitivityAtSpecificity(0.9), 0.5),
+                             (tf.keras.metrics.PrecisionAtRecall(1.0), 2 / 3),
+                             (tf.keras.metrics.RecallAtPrecision(0.6), 1.0)]:
+        metric.update_state(y_true, y_pred)
+        np.testing.assert_allclose(float(metric.result()), expected, rtol=1e-6)
+        assert [v.name for v in metric.variables] == [
+            "true_positives", "false_positives", "true_negatives", "false_negatives"]
+    with pytest.raises(ValueError, match="`recall` must be in the range"):
+        tf.keras.metrics.PrecisionAtRecall(1.5)
+    assert [v.name for v in tf.keras.metrics.TruePositives().variables] == ["accumulator"]
+    assert [v.name for v in tf.keras.metrics.Precision().variables] == [
+        "true_positives", "false_positives"]
