@@ -97,9 +97,12 @@ def _mean(x, axis=None, keep_dims=False):
         if count == 0:
             return np.zeros_like(total, dtype=x.dtype)
         return (np.sign(total) * (np.abs(total) // total.dtype.type(count))).astype(x.dtype)
-    acc = np.float32 if x.dtype == np.float16 else x.dtype
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.mean(x, axis=axis, dtype=acc, keepdims=keep_dims).astype(x.dtype)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if x.dtype == np.float16:  # TensorFlow rounds the sum to float16 before dividing:
+            total = np.sum(x, axis=axis, dtype=np.float32, keepdims=keep_dims)  # 2 x 60000 is inf
+            return (total.astype(np.float16).astype(np.float32)
+                    / np.float32(np.float16(count))).astype(np.float16)
+        return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keep_dims).astype(x.dtype)
 
 
 def _extreme(fn, pick):

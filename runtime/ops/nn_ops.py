@@ -16,7 +16,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import as_dtype
-from graph.errors import InvalidArgumentError
+from graph.errors import InvalidArgumentError, UnimplementedError
 from runtime.name_scope import name_scope
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
@@ -540,10 +540,11 @@ def _padding_attrs(padding, n: int, fn: str) -> dict:
 
 
 def _check_format(data_format, n: int, fn: str) -> None:
+    """TensorFlow's CPU kernels take channels-last data only (UnimplementedError)."""
     if data_format is not None and data_format != _FORMATS[n]:
-        raise NotImplementedError(
-            f"tf.nn.{fn}: only the {_FORMATS[n]} data format is supported on the CPU, "
-            f"got {data_format!r}")
+        raise UnimplementedError(
+            message=f"tf.nn.{fn}: only the {_FORMATS[n]} data format is supported on the CPU, "
+                    f"got {data_format!r}")
 
 
 def _conv_attrs(strides, padding, dilations, n: int, fn: str) -> dict:

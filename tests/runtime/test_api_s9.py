@@ -218,3 +218,43 @@ def test_rate_at_rate_metrics():
     assert [v.name for v in tf.keras.metrics.TruePositives().variables] == ["accumulator"]
     assert [v.name for v in tf.keras.metrics.Precision().variables] == [
         "true_positives", "false_positives"]
+
+
+# -- smaller kernels -------------------------------------------------------------------------
+
+def test_unique_keeps_each_nan():
+    def f():
+        y, idx = tf.unique(tf.constant([np.nan, np.nan, 1.0]))
+        return [y, idx]
+    for y, idx in both(f):
+        assert np.isnan(y[:2]).all() and y[2] == 1.0 and y.shape == (3,)
+        np.testing.assert_array_equal(idx, [0, 1, 2])
+
+
+def test_float16_mean_rounds_the_sum_to_float16():
+    def f():
+        return [tf.reduce_mean(tf.constant([60000.0, 60000.0], tf.float16)),
+                tf.reduce_mean(tf.constant([1.0, 2.0, 2.0], tf.float16))]
+    check(f, [np.inf, 1.667], dtype=np.float16)
+
+
+def test_string_cast_is_unimplemented():
+    with pytest.raises(tf.errors.UnimplementedError, match="Cast string to int32"):
+        tf.cast(tf.constant("1"), tf.int32)
+
+
+def test_ones_and_zeros_of_a_run_time_shape_in_any_dtype():
+    def f(x):
+        return [tf.ones(tf.shape(x), tf.bool), tf.zeros(tf.shape(x), tf.bool),
+                tf.ones(tf.shape(x), tf.complex64), tf.zeros(tf.shape(x), tf.string)]
+    for got in [f(tf.constant([1, 2])), tf.function(f)(tf.constant([1, 2]))]:
+        assert [g.dtype for g in got] == [tf.bool, tf.bool, tf.complex64, tf.string]
+        np.testing.assert_array_equal(got[0], [True, True])
+        np.testing.assert_array_equal(got[1], [False, False])
+        np.testing.assert_array_equal(got[3], [b"", b""])
+
+
+
+def test_channels_first_convolution_is_unimplemented_on_cpu():
+    with pytest.raises(tf.errors.UnimplementedError, match="NHWC"):
+        tf.nn.conv2d(tf.ones([1, 3, 4, 4]), tf.ones([2, 2, 3, 1]), 1, "SAME", data_format="NCHW")
