@@ -258,3 +258,25 @@ def test_ones_and_zeros_of_a_run_time_shape_in_any_dtype():
 def test_channels_first_convolution_is_unimplemented_on_cpu():
     with pytest.raises(tf.errors.UnimplementedError, match="NHWC"):
         tf.nn.conv2d(tf.ones([1, 3, 4, 4]), tf.ones([2, 2, 3, 1]), 1, "SAME", data_format="NCHW")
+
+
+# -- tf.io.decode_image / is_jpeg ----------------------------------------------------------
+
+def test_decode_image_of_png_and_is_jpeg():
+    image = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3) * 14
+
+    def f():
+        png = tf.io.encode_png(image)
+        return [tf.io.decode_image(png), tf.io.decode_image(png, dtype=tf.float32)[0, 1],
+                tf.io.decode_image(png, channels=1, expand_animations=False)[..., 0],
+                tf.io.is_jpeg(png), tf.io.is_jpeg(b"\xff\xd8\xff\xe0")]
+    for got in both(f):
+        np.testing.assert_array_equal(got[0], image)
+        np.testing.assert_allclose(got[1], image[0, 1] / 255.0, rtol=1e-6)
+        np.testing.assert_array_equal(got[2], [[11, 53, 95], [137, 179, 221]])
+        assert not got[3] and got[4]
+    static = tf.function(lambda s: tf.io.decode_image(s, channels=3, expand_animations=False))
+    assert static.get_concrete_function(tf.TensorSpec([], tf.string)).outputs[0].shape.as_list() \
+        == [None, None, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Unknown image file format"):
+        tf.io.decode_image(b"hello")
