@@ -280,3 +280,34 @@ def test_decode_image_of_png_and_is_jpeg():
         == [None, None, 3]
     with pytest.raises(tf.errors.InvalidArgumentError, match="Unknown image file format"):
         tf.io.decode_image(b"hello")
+
+
+# -- tf.Module.with_name_scope, top-level dtypes, static resize shapes -------------------------
+
+def test_module_with_name_scope_names_ops_in_the_module_scope():
+    class Scaled(tf.Module):
+        def __init__(self):
+            super().__init__(name="scaled")
+            self.w = tf.Variable(2.0)
+
+        @tf.Module.with_name_scope
+        def __call__(self, x):
+            return tf.multiply(x, self.w, name="mul")
+
+    m = Scaled()
+    assert float(m(tf.constant(3.0))) == 6.0
+    f = tf.function(lambda x: m(x))
+    names = [op.name for op in f.get_concrete_function(tf.TensorSpec([])).graph.get_operations()]
+    assert "scaled/mul" in names
+    assert Scaled.__call__.__name__ == "__call__"
+
+
+def test_resource_and_variant_dtypes_at_top_level():
+    assert tf.resource.name == "resource" and tf.variant.name == "variant"
+
+
+def test_resize_preserving_aspect_ratio_has_a_static_shape_in_a_function():
+    f = tf.function(lambda im: tf.image.resize(im, [4, 4], preserve_aspect_ratio=True))
+    out = f.get_concrete_function(tf.TensorSpec([1, 5, 6, 3])).outputs[0]
+    assert out.shape.as_list() == [1, 3, 4, 3]
+    assert f(tf.ones([1, 5, 6, 3])).shape.as_list() == [1, 3, 4, 3]
