@@ -311,3 +311,10 @@ def test_resize_preserving_aspect_ratio_has_a_static_shape_in_a_function():
     out = f.get_concrete_function(tf.TensorSpec([1, 5, 6, 3])).outputs[0]
     assert out.shape.as_list() == [1, 3, 4, 3]
     assert f(tf.ones([1, 5, 6, 3])).shape.as_list() == [1, 3, 4, 3]
+
+
+def test_eager_empty_tensor_array_of_unknown_element_shape_stacks_to_zero_elements():
+    out = tf.TensorArray(tf.float32, size=0, dynamic_size=True).stack()
+    assert out.shape.as_list() == [0] and out.dtype == tf.float32
+    with pytest.raises(tf.errors.InvalidArgumentError):  # (a graph's TensorList needs a shape)
+        tf.function(lambda: tf.TensorArray(tf.float32, size=0).stack())()
