@@ -318,3 +318,10 @@ def test_eager_empty_tensor_array_of_unknown_element_shape_stacks_to_zero_elemen
     assert out.shape.as_list() == [0] and out.dtype == tf.float32
     with pytest.raises(tf.errors.InvalidArgumentError):  # (a graph's TensorList needs a shape)
         tf.function(lambda: tf.TensorArray(tf.float32, size=0).stack())()
+
+
+def test_dtype_equals_what_as_dtype_makes_it_from():
+    assert tf.float32 == "float32" and tf.float32 == np.float32 and np.float32 == tf.float32
+    assert tf.int64 == np.dtype("int64") and tf.string == "string" and tf.float32 == "float"
+    assert tf.float32 != "float64" and tf.float32 != "no such dtype" and tf.float32 != None  # noqa: E711
+    assert tf.constant([1.0]).dtype == "float32" and len({tf.float32, tf.float32}) == 1
