@@ -118,6 +118,18 @@ class DType:
         """Pickles by name, so an unpickled dtype is the same object (``dtype is string``)."""
         return as_dtype, (self.name,)
 
+    def __eq__(self, other) -> bool:
+        """As TensorFlow's: equal to what ``as_dtype`` makes the same dtype from
+        (``tf.float32 == "float32"``, ``== np.float32``); unequal to anything else."""
+        if other.__class__ is DType:
+            return self is other or self.name == other.name
+        if other is None:
+            return False
+        try:
+            return self is as_dtype(other)
+        except (TypeError, ValueError):
+            return False
+
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 

@@ -6,7 +6,7 @@ a graph is being built. Never imports ``autograph``.
 import graph as _graph  # noqa: F401  (registers the op library)
 from graph.dtypes import (DType, as_dtype, bool_ as bool, float16, float32, float64,  # noqa: F401
                           int8, int16, int32, int64, string, uint8, uint16, uint32, uint64,
-                          complex64, complex128)
+                          complex64, complex128, resource, variant)
 from graph.shapes import TensorShape  # noqa: F401
 from runtime import errors, nest  # noqa: F401
 from runtime.context import executing_eagerly, init_scope  # noqa: F401

@@ -975,11 +975,12 @@ class _ArgumentBuilder:
             # (an OrderedDict stays one, as in TensorFlow; other dict kinds become dicts)
             kind = collections.OrderedDict if isinstance(value, collections.OrderedDict) \
                 else dict
-            return kind((k, self.build(value[k], parts[k], str(k))) for k in value)
+            return kind((k, self.build(value[k], parts[k], name)) for k in value)
         return value
 
     def signature_of(self, value, key, name: str):
-        """The structured input signature of one argument: TensorSpecs for tensor leaves."""
+        """The structured input signature of one argument: TensorSpecs for tensor leaves,
+        named by their path in it (``d_b_0``: ``d["b"][0]``), as TensorFlow names them."""
         tag = key[0]
         if tag == tt.TENSOR:
             return TensorSpec(TensorShape(key[2]), as_dtype(key[1]), _spec_name(value, name))
@@ -987,12 +988,14 @@ class _ArgumentBuilder:
             return key[1]
         if tag in (tt.LIST, tt.TUPLE, tt.NAMEDTUPLE) and isinstance(value, (list, tuple)):
             parts = key[1] if tag != tt.NAMEDTUPLE else key[2]
-            built = [self.signature_of(v, k, name) for v, k in zip(value, parts)]
+            paths = value._fields if tag == tt.NAMEDTUPLE else range(len(value))
+            built = [self.signature_of(v, k, f"{name}_{p}")
+                     for v, k, p in zip(value, parts, paths)]
             return type(value)(*built) if tag == tt.NAMEDTUPLE else (
                 tuple(built) if isinstance(value, tuple) else built)
         if tag == tt.DICT and isinstance(value, dict):
             parts = dict(key[1])
-            return {k: self.signature_of(value[k], parts[k], str(k)) for k in value}
+            return {k: self.signature_of(value[k], parts[k], f"{name}_{k}") for k in value}
         if tag in (tt.OBJECT, tt.VARIABLE, tt.CUSTOM):
             return _Described(repr(value))  # never keep the object alive through a trace
         return value

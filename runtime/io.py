@@ -430,4 +430,5 @@ def _default(feature, dtype, shape):
     return reshape(value, list(shape))
 
 
-from runtime.image.png import decode_png, encode_png  # noqa: F401,E402  (also tf.io names)
+from runtime.image.png import (decode_image, decode_png, encode_png,  # noqa: F401,E402
+                               is_jpeg)  # (also tf.io names)

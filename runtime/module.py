@@ -14,6 +14,7 @@ variable created after ``restore`` still gets its checkpointed value.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from runtime.name_scope import name_scope
@@ -44,6 +45,15 @@ class Module:
     def name_scope(self):
         """A ``tf.name_scope`` re-entering this module's absolute scope (``with m.name_scope:``)."""
         return name_scope(self.name + "/")
+
+    @classmethod
+    def with_name_scope(cls, method):
+        """``@tf.Module.with_name_scope``: ``method`` runs in its module's name scope."""
+        @functools.wraps(method)
+        def method_with_name_scope(self, *args, **kwargs):
+            with self.name_scope:
+                return method(self, *args, **kwargs)
+        return method_with_name_scope
 
     @property
     def variables(self) -> tuple:

@@ -216,6 +216,9 @@ class TensorArray:
     def stack(self, name=None) -> Tensor:
         """All elements stacked into one tensor of shape [size] + element_shape."""
         self._need_dtype()
+        if isinstance(self._flow, EagerTensor) and not self.element_shape.is_fully_defined() \
+                and int(self.size().numpy()) == 0:  # (TensorFlow's eager TensorArray gives
+            return convert_to_tensor([], dtype=self.dtype)  # its empty list as a tensor)
         n = self._static_size if self._static_size is not None else -1
         return apply_op("TensorListStack", [self._flow], attrs=self._attrs(num_elements=n),
                         name=name or "TensorArrayV2Stack")

@@ -13,7 +13,7 @@ import zlib
 import numpy as np
 
 from graph.dtypes import float16, float32, int32, string, uint8, uint16
-from graph.errors import InvalidArgumentError, NotFoundError
+from graph.errors import InvalidArgumentError, NotFoundError, UnimplementedError
 from graph.ir import TensorType
 from graph.shapes import TensorShape
 from graph.ops.infer import expect_arity
@@ -744,5 +744,40 @@ def _decode_png_infer(inputs, attrs):
                        TensorShape([None, None, channels or None]))]
 
 
+def _decode_image_infer(inputs, attrs):
+    """TensorFlow's DecodeImage: a GIF would add a frames axis, so the rank is known only
+    without ``expand_animations``."""
+    channels = int(attrs.get("channels", 0))
+    png = _decode_png_infer(inputs, {"channels": channels})[0]
+    dtype = attrs.get("dtype") or uint8
+    if dtype not in (uint8, uint16, float32):
+        raise InvalidArgumentError(message=f"DecodeImage: dtype must be uint8, uint16 or "
+                                           f"float32, got {dtype.name}")
+    return [TensorType(dtype, png.shape if not attrs.get("expand_animations", True)
+                       else TensorShape(None))]
+
+
+_JPEG_SIGNATURE, _GIF_SIGNATURE, _BMP_SIGNATURE = b"\xff\xd8\xff", b"GIF8", b"BM"
+
+
+def _decode_image(contents, channels=0, dtype=None, expand_animations=True):
+    """A PNG, decoded; float32 is scaled to [0, 1] as convert_image_dtype scales. JPEG, GIF
+    and BMP are recognised but have no decoder here."""
+    data = np.asarray(contents, dtype=object)[()]
+    if not data.startswith(_PNG_SIGNATURE):
+        for name, signature in (("JPEG", _JPEG_SIGNATURE), ("GIF", _GIF_SIGNATURE),
+                                ("BMP", _BMP_SIGNATURE)):
+            if data.startswith(signature):
+                raise UnimplementedError(message=f"DecodeImage: {name} images cannot be "
+                                                 "decoded here (only PNG has a codec)")
+        raise InvalidArgumentError(message="Unknown image file format. One of JPEG, JPEG XL, "
+                                           "PNG, GIF, BMP, WebP required.")
+    if dtype is not float32:
+        return _decode_png(contents, channels, dtype)
+    return (_decode_png(contents, channels, uint16).astype(np.float32) / 65535.0)
+
+
 register_op("EncodePng", _encode_png_infer, _encode_png, kernel_attrs=("compression",))
+register_op("DecodeImage", _decode_image_infer, _decode_image,
+            kernel_attrs=("channels", "dtype", "expand_animations"))
 register_op("DecodePng", _decode_png_infer, _decode_png, kernel_attrs=("channels", "dtype"))

@@ -395,12 +395,14 @@ def _unique_infer(op: str, n_outputs: int):
 
 
 def _unique_parts(x, out_idx):
-    """Unique values in order of first occurrence (as TensorFlow), each index, the counts."""
+    """Unique values in order of first occurrence (as TensorFlow), each index, the counts.
+    NaNs never equal each other: each is a value of its own, as in TensorFlow."""
     x = np.asarray(x)
     if x.ndim != 1:
         raise _error("unique expects a 1D vector.")
+    nan_apart = {"equal_nan": False} if x.dtype.kind in "fc" else {}
     _, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
-                                          return_counts=True)
+                                          return_counts=True, **nan_apart)
     order = np.argsort(first, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)

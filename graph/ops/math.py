@@ -12,7 +12,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType, as_dtype, bool_, int64
-from graph.errors import DTypeNotSupportedError, InvalidArgumentError
+from graph.errors import DTypeNotSupportedError, InvalidArgumentError, UnimplementedError
 from graph.ir import TensorType
 from graph.ops.infer import broadcast, expect_arity, same_dtype
 from graph.registry import register_op
@@ -432,7 +432,7 @@ def _cast_infer(inputs, attrs):
     src, dst = inputs[0].dtype, as_dtype(attrs["DstT"])
     if src.is_string != dst.is_string:
         fix = "tf.strings.to_number" if src.is_string else "tf.strings.as_string"
-        raise InvalidArgumentError(
+        raise UnimplementedError(
             message=f"Cast {src.name} to {dst.name} is not supported; use {fix} instead.")
     if dst in (dtypes.resource, dtypes.variant) or src in (dtypes.resource, dtypes.variant):
         raise InvalidArgumentError(message=f"Cast {src.name} to {dst.name} is not supported")

@@ -88,14 +88,21 @@ def _mean(x, axis=None, keep_dims=False):
     axis = _axis(axis)
     count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
     if x.dtype.kind in "iu":
-        total = np.sum(x, axis=axis, dtype=x.dtype, keepdims=keep_dims)
+        # TensorFlow sums integers narrower than 64 bits in 64 bits (a mean of int8
+        # [100, 100, 90] is 96, not a wrapped sum's quotient; int64 wraps) and
+        # divides the sum, truncating toward zero.
+        wide = x.dtype if x.dtype.itemsize == 8 else np.int64 if x.dtype.kind == "i" \
+            else np.uint64
+        total = np.sum(x, axis=axis, dtype=wide, keepdims=keep_dims)
         if count == 0:
-            return np.zeros_like(total)
-        # TensorFlow divides the integer sum, truncating toward zero.
-        return (np.sign(total) * (np.abs(total) // x.dtype.type(count))).astype(x.dtype)
-    acc = np.float32 if x.dtype == np.float16 else x.dtype
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.mean(x, axis=axis, dtype=acc, keepdims=keep_dims).astype(x.dtype)
+            return np.zeros_like(total, dtype=x.dtype)
+        return (np.sign(total) * (np.abs(total) // total.dtype.type(count))).astype(x.dtype)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if x.dtype == np.float16:  # TensorFlow rounds the sum to float16 before dividing:
+            total = np.sum(x, axis=axis, dtype=np.float32, keepdims=keep_dims)  # 2 x 60000 is inf
+            return (total.astype(np.float16).astype(np.float32)
+                    / np.float32(np.float16(count))).astype(np.float16)
+        return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keep_dims).astype(x.dtype)
 
 
 def _extreme(fn, pick):
@@ -355,7 +362,7 @@ for _kind in ("Sum", "Mean", "Max", "Min", "Prod"):
                     _unsorted_segment(_kind, f"UnsortedSegment{_kind}"))
 
 
-# -- Bincount --------------------------------------------------------------------------
+# -- Bincount, DenseBincount ---------------------------------------------------------------
 
 def _bincount_infer(inputs, attrs):
     expect_arity("Bincount", inputs, 3)
@@ -381,3 +388,45 @@ def _bincount(arr, size, weights):
 
 
 register_op("Bincount", _bincount_infer, _bincount)
+
+
+def _dense_bincount_infer(inputs, attrs):
+    """What ``tf.math.bincount`` builds: counts of a 1-D ``input``, or of each row of
+    a 2-D one (``axis=-1``); ``binary_output`` marks presence instead of counting."""
+    expect_arity("DenseBincount", inputs, 3)
+    arr, size, weights = inputs
+    if not arr.dtype.is_integer:
+        raise InvalidArgumentError(
+            message=f"DenseBincount: input must be int32 or int64, got {arr.dtype.name}")
+    if not weights.dtype.is_real:
+        raise InvalidArgumentError(message="DenseBincount: weights must be real numbers")
+    if arr.shape.rank is not None and arr.shape.rank not in (1, 2):
+        raise InvalidArgumentError(
+            message=f"DenseBincount: input must be 1-D or 2-D, got shape {arr.shape}")
+    n = None if size.value is None else int(size.value)
+    rows = [] if arr.shape.rank == 1 else [arr.shape.as_tuple()[0]] if arr.shape.rank else None
+    return [TensorType(weights.dtype, TensorShape(None if rows is None else rows + [n]))]
+
+
+def _dense_bincount(arr, size, weights, binary_output=False):
+    arr, weights, size = np.asarray(arr), np.asarray(weights), int(size)
+    if size < 0:
+        raise InvalidArgumentError(message=f"DenseBincount: size ({size}) must be non-negative")
+    if arr.size and arr.min() < 0:
+        raise InvalidArgumentError(message="DenseBincount: input arr must be non-negative!")
+    if weights.size and weights.shape != arr.shape:
+        raise InvalidArgumentError(
+            message=f"DenseBincount: weights {weights.shape} must have the shape of "
+                    f"input {arr.shape}")
+    rows = arr.reshape(arr.shape if arr.ndim == 2 else (1, arr.size))
+    keep = rows < size
+    flat = (np.arange(rows.shape[0])[:, None] * size + rows)[keep]
+    w = weights.reshape(rows.shape)[keep] if weights.size else None
+    counts = np.bincount(flat, weights=w, minlength=rows.shape[0] * size)
+    if binary_output:
+        counts = counts > 0
+    return counts.reshape(arr.shape[:-1] + (size,)).astype(weights.dtype)
+
+
+register_op("DenseBincount", _dense_bincount_infer, _dense_bincount,
+            kernel_attrs=("binary_output",))

@@ -351,7 +351,14 @@ register_op("AsString", _as_string_infer, _as_string,
 # -- splitting: a flat values vector and int64 row splits (a RaggedTensor's components) -----
 
 def _split_whitespace(b: bytes, maxsplit: int) -> list:
-    return b.split(None, maxsplit) if maxsplit >= 0 else b.split()
+    """TensorFlow's: after ``maxsplit`` pieces, the rest (its leading whitespace dropped)
+    is one more piece, even when empty (``"a "`` → ``["a", ""]`` for 1); 0 keeps ``b``."""
+    if maxsplit < 0:
+        return b.split()
+    if maxsplit == 0:
+        return [b]
+    pieces = b.split(None, maxsplit)
+    return pieces + [b""] if len(pieces) == maxsplit else pieces
 
 
 def _split(b: bytes, sep=b"", maxsplit=-1) -> list:
@@ -496,13 +503,77 @@ def _regex_full_match(x, pattern):
     return out
 
 
+def _rewriter(rewrite: bytes):
+    """RE2's rewrite string as a function of a match giving (text, valid): ``\\0``-``\\9``
+    insert groups (0: the whole match), ``\\\\`` a backslash; the text stops at any other
+    backslash, which makes it invalid (RE2 logs it and does not raise)."""
+    pieces = []
+    for p in re.split(rb"(\\.?)", rewrite, flags=re.S):
+        if not p.startswith(b"\\"):
+            pieces.append((None, p))
+        elif p[1:].isdigit():
+            pieces.append((int(p[1:]), None))
+        elif p == b"\\\\":
+            pieces.append((None, b"\\"))
+        else:
+            pieces.append((None, None))  # an invalid escape: the rewrite ends here
+            break
+
+    def rewrite_match(m):
+        out = []
+        for group, text in pieces:
+            if group is None and text is None:
+                return b"".join(out), False
+            out.append(text if group is None else (m.group(group) or b""))
+        return b"".join(out), True
+    rewrite_match.max_group = max([g for g, _ in pieces if g is not None], default=0)
+    return rewrite_match
+
+
+def _rune_length(b: bytes, i: int) -> int:
+    lead = b[i]
+    return 1 if lead < 0xC0 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+
+
+def _re2_replace(rx, rewrite, b: bytes, replace_global: bool) -> bytes:
+    """RE2's Replace / GlobalReplace: unlike Python's ``re.sub``, an empty match right where
+    the previous match ended is skipped (``a*`` on ``aaa`` gives one replacement, not two).
+    A rewrite naming a group the pattern lacks changes nothing; an invalid one changes
+    nothing in Replace and puts its text up to the bad escape in GlobalReplace."""
+    if rewrite.max_group > rx.groups:
+        return b
+    out, p, last_end, n = [], 0, -1, len(b)
+    while p <= n:
+        m = rx.search(b, p)
+        if m is None:
+            break
+        start, end = m.span()
+        out.append(b[p:start])
+        if start == end and start == last_end:
+            if start == n:
+                break
+            step = min(_rune_length(b, start), n - start)
+            out.append(b[start:start + step])
+            p = start + step
+            continue
+        text, valid = rewrite(m)
+        if not (valid or replace_global):
+            return b
+        out.append(text)
+        p = last_end = end
+        if not replace_global:
+            break
+    out.append(b[p:])
+    return b"".join(out)
+
+
 def _regex_replace(x, pattern, rewrite, replace_global=True):
     rx = _regex(np.asarray(pattern, dtype=object)[()])
-    rewrite = np.asarray(rewrite, dtype=object)[()]
+    rewrite = _rewriter(np.asarray(rewrite, dtype=object)[()])
     arr = np.asarray(x, dtype=object)
     out = np.empty(arr.shape, dtype=object)
     for idx in np.ndindex(arr.shape):
-        out[idx] = rx.sub(rewrite, arr[idx], count=0 if replace_global else 1)
+        out[idx] = _re2_replace(rx, rewrite, arr[idx], replace_global)
     return out
 
 

@@ -120,3 +120,16 @@ def _bincount(ctx, node, arr, size, weights):
     arr = jnp.reshape(arr, (-1,))
     w = jnp.reshape(weights, (-1,)) if weights.size else jnp.ones(arr.shape, weights.dtype)
     return jax.ops.segment_sum(w, jnp.where(arr < 0, n, arr), num_segments=n)
+
+
+@lowering("DenseBincount")
+def _dense_bincount(ctx, node, arr, size, weights):
+    n = int(static_value(size, node, "the size"))
+    rows = jnp.reshape(arr, (-1, arr.shape[-1]))
+    w = jnp.reshape(weights, rows.shape) if weights.size else jnp.ones(rows.shape, weights.dtype)
+    ids = jnp.where((rows < 0) | (rows >= n), rows.shape[0] * n,
+                    jnp.arange(rows.shape[0])[:, None] * n + rows)
+    counts = jax.ops.segment_sum(w.reshape(-1), ids.reshape(-1), num_segments=rows.shape[0] * n)
+    if node.attrs.get("binary_output"):
+        counts = (counts > 0).astype(weights.dtype)
+    return jnp.reshape(counts, arr.shape[:-1] + (n,))

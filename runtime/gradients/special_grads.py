@@ -16,7 +16,8 @@ from runtime.ops import special_ops as S
 from runtime.ops.core import apply_op
 
 NotDifferentiable("IsNan", "IsInf", "IsFinite", "Rint", "TruncateDiv", "NextAfter",
-                  "LeftShift", "RightShift", "Bincount")
+                  "LeftShift", "RightShift", "Bincount",
+                  "DenseBincount")
 
 
 def _binary(op, gx, gy):

@@ -22,4 +22,4 @@ from runtime.image.random import (random_brightness, random_contrast, random_cro
 from runtime.image.boxes import (crop_and_resize, draw_bounding_boxes,  # noqa: F401
                                  non_max_suppression, non_max_suppression_padded,
                                  non_max_suppression_with_scores)
-from runtime.image.png import decode_png, encode_png  # noqa: F401
+from runtime.image.png import decode_image, decode_png, encode_png, is_jpeg  # noqa: F401

@@ -189,10 +189,18 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
                         was_batch)
     if preserve_aspect_ratio:
         height, width = _hw(images, "resize(preserve_aspect_ratio=True)")
-        target = M.cast(size, dtypes.float32)
-        scale = M.minimum(M.divide(target[0], float(height)), M.divide(target[1], float(width)))
-        size = M.cast(M.round(M.multiply(scale, np.array([height, width], np.float32))),
-                      dtypes.int32)
+        known = get_static_value(size)
+        if known is not None:  # computed now, so the result's shape is static (as in TF)
+            scale = min(np.float32(known[0]) / np.float32(height),
+                        np.float32(known[1]) / np.float32(width))
+            size = convert_to_tensor(np.round(scale * np.array([height, width], np.float32))
+                                     .astype(np.int32))
+        else:
+            target = M.cast(size, dtypes.float32)
+            scale = M.minimum(M.divide(target[0], float(height)),
+                              M.divide(target[1], float(width)))
+            size = M.cast(M.round(M.multiply(scale, np.array([height, width], np.float32))),
+                          dtypes.int32)
     half_pixel = method != "area"
     resized = apply_op(_RESIZE_OPS[method], [images, size],
                        attrs={"align_corners": False, "half_pixel_centers": half_pixel},

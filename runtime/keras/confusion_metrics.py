@@ -1,5 +1,6 @@
 """Keras's confusion-matrix metrics: counts of true/false positives/negatives at thresholds,
-and Precision, Recall and AUC computed from them.
+and Precision, Recall, AUC and the rate-at-rate metrics (SensitivityAtSpecificity...)
+computed from them.
 
 Predictions and labels are flattened; a prediction counts as positive when it is strictly
 above a threshold. Counts live in float Variables of one value per threshold, updated with
@@ -17,6 +18,8 @@ from runtime.ops.core import convert_to_tensor
 from runtime.ops.special_ops import divide_no_nan
 
 _KINDS = ("tp", "fp", "tn", "fn")
+_VARIABLE_NAMES = {"tp": "true_positives", "fp": "false_positives", "tn": "true_negatives",
+                   "fn": "false_negatives"}  # (Keras's; a lone count is its "accumulator")
 _EPSILON = 1e-7
 _NEG_INF = -1e10  # with top_k, the default threshold: every kept prediction is positive
 
@@ -50,8 +53,9 @@ class _ConfusionCounts(Metric):
         super().__init__(name=name, dtype=dtype)
         self.thresholds = list(thresholds)
         self.top_k, self.class_id = top_k, class_id
-        self._counts = {kind: self.add_variable(shape=(len(self.thresholds),), name=kind)
-                        for kind in kinds}
+        self._counts = {kind: self.add_variable(
+            shape=(len(self.thresholds),),
+            name="accumulator" if len(kinds) == 1 else _VARIABLE_NAMES[kind]) for kind in kinds}
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_pred = M.cast(convert_to_tensor(y_pred), self.dtype)
@@ -199,3 +203,85 @@ class AUC(_ConfusionCounts):
                 "num_thresholds": self.num_thresholds, "curve": self.curve,
                 "summation_method": self.summation_method, "multi_label": False,
                 "from_logits": self.from_logits, "thresholds": self.thresholds[1:-1]}
+
+
+class _RateAtRate(_ConfusionCounts):
+    """Keras's SensitivitySpecificityBase: over ``num_thresholds`` thresholds spread evenly on
+    [0, 1], the best ``dependent`` rate among the thresholds whose ``constrained`` rate is at
+    least ``value`` (0 when there is none)."""
+
+    constrained = dependent = None  # (names of the rates, in _rates)
+    value_name = None  # (the argument giving ``value``)
+
+    def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
+        if num_thresholds <= 0:
+            raise ValueError("Argument `num_thresholds` must be an integer > 0. "
+                             f"Received: num_thresholds={num_thresholds}")
+        thresholds = [0.5] if num_thresholds == 1 else \
+            [0.0] + [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)] + [1.0]
+        super().__init__(_KINDS, thresholds, class_id=class_id, name=name, dtype=dtype)
+        self.value, self.num_thresholds = value, num_thresholds
+
+    def _rates(self):
+        tp, fp, tn, fn = (self._counts[k] for k in _KINDS)
+        return {"sensitivity": divide_no_nan(tp, M.add(tp, fn)),  # (= recall)
+                "specificity": divide_no_nan(tn, M.add(tn, fp)),
+                "precision": divide_no_nan(tp, M.add(tp, fp))}
+
+    def result(self):
+        rates = self._rates()
+        feasible = M.greater_equal(rates[self.constrained], self.value)
+        dependent = rates[self.dependent]
+        return M.reduce_max(M.where(feasible, dependent, array_ops.zeros_like(dependent)))
+
+    def get_config(self):
+        config = {k: v for k, v in super().get_config().items() if k != "thresholds"}
+        return {**config, self.value_name: self.value, "num_thresholds": self.num_thresholds,
+                "class_id": self.class_id}
+
+
+def _checked_rate(name: str, value):
+    if value < 0 or value > 1:
+        raise ValueError(f"Argument `{name}` must be in the range [0, 1]. "
+                         f"Received: {name}={value}")
+    return value
+
+
+class SensitivityAtSpecificity(_RateAtRate):
+    """The best sensitivity (recall) at a threshold whose specificity is at least
+    ``specificity``."""
+    dependent, constrained, value_name = "sensitivity", "specificity", "specificity"
+
+    def __init__(self, specificity, num_thresholds=200, class_id=None, name=None, dtype=None):
+        super().__init__(_checked_rate("specificity", specificity), num_thresholds, class_id,
+                         name, dtype)
+        self.specificity = specificity
+
+
+class SpecificityAtSensitivity(_RateAtRate):
+    """The best specificity at a threshold whose sensitivity is at least ``sensitivity``."""
+    dependent, constrained, value_name = "specificity", "sensitivity", "sensitivity"
+
+    def __init__(self, sensitivity, num_thresholds=200, class_id=None, name=None, dtype=None):
+        super().__init__(_checked_rate("sensitivity", sensitivity), num_thresholds, class_id,
+                         name, dtype)
+        self.sensitivity = sensitivity
+
+
+class PrecisionAtRecall(_RateAtRate):
+    """The best precision at a threshold whose recall is at least ``recall``."""
+    dependent, constrained, value_name = "precision", "sensitivity", "recall"
+
+    def __init__(self, recall, num_thresholds=200, class_id=None, name=None, dtype=None):
+        super().__init__(_checked_rate("recall", recall), num_thresholds, class_id, name, dtype)
+        self.recall = recall
+
+
+class RecallAtPrecision(_RateAtRate):
+    """The best recall at a threshold whose precision is at least ``precision``."""
+    dependent, constrained, value_name = "sensitivity", "precision", "precision"
+
+    def __init__(self, precision, num_thresholds=200, class_id=None, name=None, dtype=None):
+        super().__init__(_checked_rate("precision", precision), num_thresholds, class_id, name,
+                         dtype)
+        self.precision = precision

@@ -313,7 +313,10 @@ kld = KLD = kullback_leibler_divergence = losses.kl_divergence
 logcosh = losses.log_cosh
 
 from runtime.keras.confusion_metrics import (AUC, FalseNegatives, FalsePositives,  # noqa: E402,F401
-                                             Precision, Recall, TrueNegatives, TruePositives)
+                                             Precision, PrecisionAtRecall, Recall,
+                                             RecallAtPrecision, SensitivityAtSpecificity,
+                                             SpecificityAtSensitivity, TrueNegatives,
+                                             TruePositives)
 from runtime.keras.score_metrics import F1Score, FBetaScore, R2Score  # noqa: E402,F401
 from runtime.keras.iou_metrics import (BinaryIoU, IoU, MeanIoU, OneHotIoU,  # noqa: E402,F401
                                         OneHotMeanIoU)

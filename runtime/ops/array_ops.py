@@ -265,8 +265,9 @@ def _filled(shape_value, dtype, fill_value, name: str) -> Tensor:
                         name=name)
     if dims is None and isinstance(shape_value, Tensor) and shape_value.shape.rank == 0:
         shape_value = reshape(shape_value, [-1])  # a scalar size is a vector of one, as in TF
+    value = fill_value if dtype.is_string else np.asarray(fill_value).astype(dtype.numpy_dtype)
     return fill(dims if dims is not None else shape_value,
-                constant(fill_value, dtype=dtype, name=_const_name(name, "Const")), name=name)
+                constant(value, dtype=dtype, name=_const_name(name, "Const")), name=name)
 
 
 def zeros(shape, dtype=dtypes.float32, name: str | None = None) -> Tensor:

@@ -239,8 +239,22 @@ def logical_xor(x, y, name=None) -> Tensor:
 # -- matmul, where, cast ------------------------------------------------------------
 
 def matmul(a, b, transpose_a: bool = False, transpose_b: bool = False,
-           adjoint_a: bool = False, adjoint_b: bool = False, name=None) -> Tensor:
-    """``tf.matmul``: MatMul for two matrices, BatchMatMulV2 when either has batch dims."""
+           adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
+           b_is_sparse: bool = False, output_type=None, grad_a: bool = False,
+           grad_b: bool = False, name=None) -> Tensor:
+    """``tf.matmul``: MatMul for two matrices, BatchMatMulV2 when either has batch dims.
+
+    ``a_is_sparse``/``b_is_sparse``/``grad_a``/``grad_b`` are TensorFlow's kernel hints
+    (same result). ``output_type`` (int32 for (u)int8 operands) multiplies the operands
+    cast to it: the products accumulate in the wider type, as TensorFlow's do."""
+    if output_type is not None:
+        a, b = operands(a, b, name or "MatMul")
+        output_type = dtypes.as_dtype(output_type)
+        if output_type != a.dtype:
+            if not (a.dtype in (dtypes.int8, dtypes.uint8) and output_type == dtypes.int32):
+                raise TypeError(f"output_type={output_type.name} is only supported for int8 "
+                                f"or uint8 operands and int32 output, got {a.dtype.name}")
+            a, b = cast(a, output_type), cast(b, output_type)
     if transpose_a or transpose_b or adjoint_a or adjoint_b:
         return _matmul(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, name)
     return _plain_matmul(a, b, name)  # (two eager matrices: one lookup, np.matmul)

@@ -16,7 +16,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import as_dtype
-from graph.errors import InvalidArgumentError
+from graph.errors import InvalidArgumentError, UnimplementedError
 from runtime.name_scope import name_scope
 from runtime.ops import array_ops as A
 from runtime.ops import math_ops as M
@@ -389,17 +389,14 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
 # -- lookup, bias, dropout -------------------------------------------------------------------
 
 def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
-    """The rows of ``params`` at ``ids`` (a list of one tensor is that tensor); rows whose
-    L2 norm exceeds ``max_norm`` are scaled down to it."""
-    if isinstance(params, (list, tuple)):
-        if len(params) != 1:
-            raise NotImplementedError(
-                "embedding_lookup over a partitioned list of params is not supported; "
-                "tf.concat the shards first")
+    """The rows of ``params`` at ``ids`` (``params`` may be a list of shards: see
+    ``_sharded_gather``); rows whose L2 norm exceeds ``max_norm`` are scaled down to it."""
+    if isinstance(params, (list, tuple)) and len(params) == 1:
         params = params[0]
     with name_scope(name or "embedding_lookup"):
         ids = convert_to_tensor(ids, dtype_hint=dtypes.int32)
-        rows = A.gather(params, ids)
+        rows = _sharded_gather(params, ids) if isinstance(params, (list, tuple)) \
+            else A.gather(params, ids)
         if max_norm is None:
             return rows
         if rows.shape.rank is None or ids.shape.rank is None:
@@ -414,6 +411,33 @@ def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
                        square_sum)
         clip = convert_to_tensor(max_norm, dtype=rows.dtype)
         return M.truediv(M.multiply(rows, clip), M.maximum(norm, clip))
+
+
+def _sharded_gather(shards, ids) -> Tensor:
+    """The rows at ``ids`` of the table split in ``shards`` by TensorFlow's "div"
+    strategy (``tf.nn.embedding_lookup``'s for a list): of N ids over n shards, the
+    first N % n shards hold N // n + 1 consecutive ids, the others N // n. Each shard
+    gathers its ids; the rows are put back in the ids' order."""
+    if not shards:
+        raise ValueError("embedding_lookup needs at least one params tensor")
+    shards = [convert_to_tensor(p) for p in shards]
+    flat = A.reshape(ids, [-1])
+    total = M.add_n([A.shape(p, out_type=flat.dtype)[0] for p in shards])
+    n = len(shards)
+    per, extras = M.floordiv(total, n), M.floormod(total, n)
+    shard = M.maximum(M.floordiv(flat, M.add(per, 1)),
+                      M.floordiv(M.subtract(flat, extras), per))
+    row = M.where(M.less(shard, extras), M.floormod(flat, M.add(per, 1)),
+                  M.floormod(M.subtract(flat, extras), per))
+    positions = A.range(A.size(flat))
+    picked, order = [], []
+    for i, p in enumerate(shards):
+        mine = M.equal(shard, i)
+        picked.append(A.gather(p, A.boolean_mask(row, mine)))
+        order.append(A.boolean_mask(positions, mine))
+    from runtime.ops.special_extra import invert_permutation  # (it imports this module's peers)
+    rows = A.gather(A.concat(picked, 0), invert_permutation(A.concat(order, 0)))
+    return A.reshape(rows, A.concat([A.shape(ids), A.shape(rows)[1:]], 0))
 
 
 def bias_add(value, bias, data_format=None, name=None) -> Tensor:
@@ -516,10 +540,11 @@ def _padding_attrs(padding, n: int, fn: str) -> dict:
 
 
 def _check_format(data_format, n: int, fn: str) -> None:
+    """TensorFlow's CPU kernels take channels-last data only (UnimplementedError)."""
     if data_format is not None and data_format != _FORMATS[n]:
-        raise NotImplementedError(
-            f"tf.nn.{fn}: only the {_FORMATS[n]} data format is supported on the CPU, "
-            f"got {data_format!r}")
+        raise UnimplementedError(
+            message=f"tf.nn.{fn}: only the {_FORMATS[n]} data format is supported on the CPU, "
+                    f"got {data_format!r}")
 
 
 def _conv_attrs(strides, padding, dilations, n: int, fn: str) -> dict:

@@ -239,23 +239,34 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None) -> Tensor:
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32,
              name=None, axis=None, binary_output: bool = False) -> Tensor:
     """``tf.math.bincount``: how often each value of ``arr`` occurs (or the sum of its
-    ``weights``), over max(arr) + 1 bins at least ``minlength``, at most ``maxlength``."""
-    if axis is not None or binary_output:
-        raise NotImplementedError("tf.math.bincount with axis or binary_output is not supported")
+    ``weights``, or 1 if it occurs with ``binary_output``), over max(arr) + 1 bins at
+    least ``minlength``, at most ``maxlength``; ``axis=-1`` counts each row of a 2-D
+    ``arr``."""
     arr = convert_to_tensor(arr, dtype_hint=dtypes.int32)
-    if arr.dtype == dtypes.int64:
+    if weights is not None:
+        weights = convert_to_tensor(weights)
+        if binary_output:
+            raise ValueError("Arguments `binary_output` and `weights` are mutually "
+                             "exclusive. Please specify only one.")
+    if not arr.dtype.is_integer:
         arr = M.cast(arr, dtypes.int32)
-    size = M.cast(M.greater(A.size(arr), 0), dtypes.int32)
+    if axis not in (None, 0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and"
+                         " -1 are currently supported.")
+    size = M.cast(M.greater(A.size(arr), 0), arr.dtype)
     size = M.multiply(size, M.add(M.reduce_max(arr), 1))
     if minlength is not None:
-        size = M.maximum(size, minlength)
+        size = M.maximum(convert_to_tensor(minlength, dtype=arr.dtype), size)
     if maxlength is not None:
-        size = M.minimum(size, maxlength)
+        size = M.minimum(convert_to_tensor(maxlength, dtype=arr.dtype), size)
+    if axis != -1:
+        arr = A.reshape(arr, [-1])
+        if weights is not None:
+            weights = A.reshape(weights, [-1])
     if weights is None:
         weights = A.zeros([0], dtype=as_dtype(dtype))
-    else:
-        weights = convert_to_tensor(weights)
-    return apply_op("Bincount", [arr, size, weights], name=name or "bincount")
+    return apply_op("DenseBincount", [arr, size, weights], {"binary_output": binary_output},
+                    name=name or "bincount")
 
 
 def confusion_matrix(labels, predictions, num_classes=None, weights=None,

@@ -7,4 +7,6 @@ from runtime.signal.framing import frame, overlap_and_add  # noqa: F401
 from runtime.signal.spectral import (dct, idct, inverse_stft,  # noqa: F401
                                      inverse_stft_window_fn, linear_to_mel_weight_matrix,
                                      mfccs_from_log_mel_spectrograms, stft)
-from runtime.signal.windows import hamming_window, hann_window  # noqa: F401
+from runtime.signal.windows import (hamming_window, hann_window,  # noqa: F401
+                                    kaiser_bessel_derived_window, kaiser_window,
+                                    vorbis_window)
