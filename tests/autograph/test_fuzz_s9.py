@@ -60,3 +60,29 @@ def test_tf_function_reraises_errors_as_tensorflow_rebuilds_them():
         assert type(info.value) is cls or cls is KeyError
     with pytest.raises(IndexError):  # converted code run outside tf.function keeps the type
         convert(_raises)(0)
+
+
+def _pairs(n):
+    return [(p, q) for p in range(2) for q in range(n)]
+
+
+def test_a_range_of_a_tensor_iterated_as_python_is_operator_not_allowed():
+    # TensorFlow's range of a tensor is tf.range's tensor, and iterating it is refused
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        tf.function(_pairs)(tf.constant(3))
+    assert tf.function(_pairs)(2) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+
+
+def test_an_empty_eager_tensor_array_stacks_as_an_empty_list():
+    for ta in (tf.TensorArray(tf.int32, size=0, dynamic_size=True),
+               tf.TensorArray(tf.float32, size=0, element_shape=[None, 2])):
+        stacked = ta.stack()
+        assert stacked.shape == (0,) and stacked.dtype == ta.dtype
+    assert tf.TensorArray(tf.int32, size=0, element_shape=[2]).stack().shape == (0, 2)
+
+
+def test_an_eager_tensor_array_read_out_of_range_is_out_of_range():
+    ta = tf.TensorArray(tf.int32, size=3)
+    for i in (3, -1):
+        with pytest.raises(tf.errors.OutOfRangeError, match=f"index {i} but array size is: 3"):
+            ta.read(i)
