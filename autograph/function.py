@@ -7,6 +7,7 @@ callable; it is looked up lazily, and a Function is built without one when
 """
 from __future__ import annotations
 
+import functools
 import warnings
 
 from runtime.function import Function
@@ -18,18 +19,29 @@ def _converter(autograph_options):
     try:
         from autograph.converter.options import ConversionOptions, features
         from autograph.errors import SourceUnavailableError
-        from autograph.impl.api import convert
+        from autograph.impl.api import as_tf_function_error, convert
     except ImportError:
         return None
     wanted = features(autograph_options)  # (checked now: a wrong option fails here)
 
     def converter(fn):
         try:  # (options made when converting: strict mode is an environment variable)
-            return convert(fn, options=ConversionOptions.of_tf_function(wanted))
+            converted = convert(fn, options=ConversionOptions.of_tf_function(wanted))
         except SourceUnavailableError as e:  # (exec, eval): as TensorFlow, run it as written
             warnings.warn(f"AutoGraph could not transform {fn!r} and will run it as-is. "
                           f"Cause: {e}", stacklevel=2)
             return fn
+
+        @functools.wraps(converted)
+        def traced(*args, **kwargs):
+            try:
+                return converted(*args, **kwargs)
+            except Exception as e:  # noqa: BLE001  (re-raised, as TensorFlow re-raises it)
+                raised = as_tf_function_error(e)
+                if raised is e:
+                    raise
+                raise raised from e
+        return traced
     return converter
 
 

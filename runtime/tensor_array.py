@@ -202,6 +202,11 @@ class TensorArray:
     def read(self, index, name=None) -> Tensor:
         self._need_dtype()
         index_t = convert_to_tensor(index, dtype_hint=dtypes.int32)
+        if isinstance(self._flow, EagerTensor) and isinstance(index_t, EagerTensor):
+            i, size = int(index_t.value), self._flow.value.size
+            if not 0 <= i < size:  # (TensorFlow: OutOfRangeError eagerly, as for a write)
+                raise OutOfRangeError(message=f"Tried to read from index {i} but array size "
+                                              f"is: {size}{_where()}")
         value = apply_op("TensorListGetItem", [self._flow, index_t], attrs=self._attrs(),
                          name=name or "TensorArrayV2Read")
         if self._clear_after_read and isinstance(self._flow, EagerTensor):

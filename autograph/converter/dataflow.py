@@ -67,6 +67,10 @@ class FunctionAnalysis:
         self._in_loops = _statements_in_loops(fn.body) if self._scopes else ()
         # (what closures read is not live everywhere: escaping_for() adds it per statement)
         self._exits = self.globals | self.nonlocals
+        # names an exception escaping the statement being analysed may reach: the live-in of
+        # the handlers and `finally` blocks around it (an exception can leave a `try` body
+        # anywhere, so what they read is live throughout it)
+        self._raise_live: set = set()
         self._live_block(fn.body, set(self._exits))
         self._defined_block(fn.body, set(self.params))
         self._may_block(fn.body, set(self.params))
@@ -148,7 +152,7 @@ class FunctionAnalysis:
     def _live_block(self, stmts, out: set) -> set:
         live = out
         for s in reversed(stmts):
-            live = self._live_stmt(s, live)
+            live = self._live_stmt(s, live | self._raise_live)
         return live
 
     def _live_stmt(self, s, out: set) -> set:
@@ -182,7 +186,9 @@ class FunctionAnalysis:
             body_in = self._live_block(s.body, out)
             return reads([i.context_expr for i in s.items]) | (body_in - kills)
         if isinstance(s, TRY):
+            around = self._raise_live
             final = self._live_block(s.finalbody, out)
+            self._raise_live = around | final  # (raising in a handler or `else` runs `finally`)
             handlers = set()
             for h in s.handlers:
                 h_in = self._live_block(h.body, final)
@@ -190,7 +196,9 @@ class FunctionAnalysis:
                 if h.type is not None:
                     handlers |= reads(h.type)
             orelse = self._live_block(s.orelse, final)
+            self._raise_live = around | handlers | final
             body_in = self._live_block(s.body, orelse | handlers | final)
+            self._raise_live = around
             return body_in | handlers | final
         if isinstance(s, gast.Match):  # (no case may match: `out` is live on entry too)
             live = out | self.reads(s.subject)

@@ -5,7 +5,8 @@
 the converted code. Conversion is cached per code object (each function
 object then gets its own closure) and is safe from several threads. Errors
 escaping converted code are re-raised with the same type and a message that
-shows the user's file, line, source text and function.
+shows the user's file, line, source text and function (under tf.function, a type
+TensorFlow cannot rebuild from a message becomes a StagingError, as there).
 """
 from __future__ import annotations
 
@@ -251,6 +252,32 @@ def _user_frames(tb) -> list[str]:
                        f"        {text}")
         tb = tb.tb_next
     return out
+
+
+# The types TensorFlow re-creates from a message (its KNOWN_STRING_CONSTRUCTOR_ERRORS, and
+# KeyError) when an error leaves converted code under tf.function.
+_REBUILT_TYPES = (AssertionError, AttributeError, NameError, NotImplementedError,
+                  RuntimeError, StopIteration, TypeError, UnboundLocalError, ValueError, KeyError)
+
+
+def as_tf_function_error(e: Exception) -> Exception:
+    """What tf.function raises for ``e``, an error that left converted code while tracing:
+    TensorFlow raises it again as the same type only when it can rebuild it from its message
+    (the types above, exactly, or a class keeping Exception's constructor) or when it is one
+    of its own errors (this project's, here); any other (IndexError, ZeroDivisionError, an
+    exception class with its own ``__init__``) becomes a StagingError with its message."""
+    cls = type(e)
+    if cls in _REBUILT_TYPES or cls.__init__ is Exception.__init__ \
+            or isinstance(e, errors.GraphError):
+        return e
+    if getattr(e, "ag_error_metadata", False):  # its message (or last note) shows user frames
+        message = e.__notes__[-1] if getattr(e, "__notes__", None) else str(e)
+    else:
+        message = f"{cls.__name__}: {e}"
+    new = errors.StagingError(message)
+    new.ag_error_metadata = True
+    new.__cause__ = e
+    return new.with_traceback(e.__traceback__)
 
 
 def _with_user_frames(e: Exception) -> Exception:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import runtime
+from runtime.errors import OperatorNotAllowedInGraphError
 from runtime.origin import current_origin
 from runtime.tensor import SymbolicTensor, Tensor
 from runtime.tensor_array import StagedList, TensorArray
@@ -26,8 +27,8 @@ class TensorRange:
     limit: Any
     delta: Any
 
-    def __iter__(self):
-        raise TypeError(
+    def __iter__(self):  # (TensorFlow's is tf.range's tensor: iterating a symbolic one)
+        raise OperatorNotAllowedInGraphError(
             f"range() over a symbolic tensor can only drive a `for` loop in converted code "
             f"(at {current_origin()}); use tf.range to make a tensor of the values.")
 
