@@ -1,5 +1,5 @@
-"""``sys._getframe``, ``warnings.warn``, ``eval``, ``exec`` and the ``traceback`` module's
-stack and traceback extraction as the program as written sees them.
+"""``sys._getframe``, ``warnings.warn``, ``eval``, ``exec`` and the stack and traceback
+listings of ``traceback`` and ``inspect`` as the program as written sees them.
 
 Converted control flow runs its bodies as nested functions called by the
 operators (``if_stmt`` calls ``if_body``), so converted code has more
@@ -11,10 +11,11 @@ only the program's own frames — not this project's, and not the bodies the
 operators call, which are recognized by their caller being an operator —
 and a warning in generated code is reported at the user's file:line.
 ``traceback.extract_stack``/``extract_tb`` (and the ``format_``/``print_``
-functions built on them) list the program's frames only, at the user's
-file:line: code that compares the line numbers it finds there (pyparsing
-tells a parse action's arity error from one raised inside it by the line of
-the failing call) sees the numbers it sees unconverted.
+functions built on them) and ``inspect.stack``/``trace``/``getinnerframes``/
+``getouterframes`` list the program's frames only, at the user's file:line:
+code that reads them sees what it sees unconverted (pyparsing tells a parse
+action's arity error from one raised inside it by the line of the failing
+call, and names the parser elements of a traceback by their frames).
 ``eval``/``exec`` without a namespace of their own, and ``locals()``,
 ``vars()`` and ``dir()`` without arguments, see the locals of the function
 as written: those of the bodies they run in and of the function around them
@@ -26,8 +27,9 @@ from __future__ import annotations
 
 import __future__
 import builtins
-import os
+import inspect
 import linecache
+import os
 import sys
 import traceback
 import warnings
@@ -234,13 +236,12 @@ def _owner(frame):
     return frame
 
 
-def extract_tb(tb, limit=None):
-    """``traceback.extract_tb`` listing the program's frames only, at the user's lines: a
-    body of converted control flow is a line of the function it belongs to."""
-    walked = list(traceback.walk_tb(tb))
-    real = traceback.extract_tb(tb, limit=len(walked))
-    entries = []  # [owner frame, file, line, real summary]
-    for (frame, lineno), summary in zip(walked, real):
+def _tb_entries(tb) -> list:
+    """``[owner, file, line, index]`` for each frame of the program in traceback ``tb``: a
+    body of converted control flow is a line of the function it belongs to (``index``: the
+    entry's position in ``walk_tb(tb)`` when it is that frame itself, else None)."""
+    entries = []
+    for index, (frame, lineno) in enumerate(traceback.walk_tb(tb)):
         filename = frame.f_code.co_filename
         if is_library_file(filename):
             continue
@@ -251,8 +252,17 @@ def extract_tb(tb, limit=None):
                 continue
             entries.append([owner, filename, lineno, None])
         else:
-            entries.append([frame, filename, lineno, summary])
-    return _finish(_limited([_summary(*entry) for entry in entries], limit))
+            entries.append([frame, filename, lineno, index])
+    return entries
+
+
+def extract_tb(tb, limit=None):
+    """``traceback.extract_tb`` listing the program's frames only, at the user's lines."""
+    entries = _tb_entries(tb)
+    real = traceback.extract_tb(tb, limit=sys.maxsize)
+    return _finish(_limited([_summary(owner, filename, lineno,
+                                      None if index is None else real[index])
+                             for owner, filename, lineno, index in entries], limit))
 
 
 def format_stack(f=None, limit=None):
@@ -275,6 +285,60 @@ def print_tb(tb, limit=None, file=None):
     traceback.print_list(extract_tb(tb, limit), file=file)
 
 
-TRACEBACK_TWINS = {traceback.extract_stack: extract_stack, traceback.extract_tb: extract_tb,
+# -- inspect's frame lists -------------------------------------------------------------------
+
+def _frame_info(frame, filename: str, lineno: int, context: int, real=None):
+    """``inspect.FrameInfo`` of the program's ``frame`` at ``filename:lineno`` (the line of
+    the innermost body it runs), at the user's file and line when that is generated code."""
+    mapped = map_location(filename, lineno)
+    if mapped is None:
+        if real is not None and real.lineno == lineno:
+            return real
+        info = inspect.getframeinfo(frame, context)
+        return inspect.FrameInfo(frame, *info)
+    filename, lineno = mapped.file, mapped.line
+    code_context = index = None
+    if context > 0:  # as inspect.getframeinfo picks the lines, from the user's file
+        lines = linecache.getlines(filename)
+        if lines:
+            start = max(0, min(lineno - 1 - context // 2, len(lines) - context))
+            code_context, index = lines[start:start + context], lineno - 1 - start
+    fields = (frame, filename, lineno, frame.f_code.co_name, code_context, index)
+    try:
+        return inspect.FrameInfo(*fields, positions=None)
+    except TypeError:  # (Python 3.10: no positions)
+        return inspect.FrameInfo(*fields)
+
+
+def getinnerframes(tb, context=1):
+    """``inspect.getinnerframes`` listing the program's frames only, at the user's lines."""
+    entries = _tb_entries(tb)
+    real = inspect.getinnerframes(tb, context) if any(e[3] is not None for e in entries) \
+        else []
+    return [_frame_info(owner, filename, lineno, context,
+                        None if index is None else real[index])
+            for owner, filename, lineno, index in entries]
+
+
+def getouterframes(frame, context=1):
+    """``inspect.getouterframes`` listing the program's frames only, at the user's lines."""
+    return [_frame_info(f, where.f_code.co_filename, where.f_lineno, context)
+            for f, where in _program_frames(frame)]
+
+
+def stack(context=1):
+    """``inspect.stack`` listing the program's frames only, at the user's lines."""
+    return getouterframes(_getframe(1), context)
+
+
+def trace(context=1):
+    """``inspect.trace`` listing the program's frames only, at the user's lines."""
+    return getinnerframes(sys.exc_info()[2], context)
+
+
+TRACEBACK_TWINS = {inspect.getinnerframes: getinnerframes,
+                   inspect.getouterframes: getouterframes, inspect.stack: stack,
+                   inspect.trace: trace,
+                   traceback.extract_stack: extract_stack, traceback.extract_tb: extract_tb,
                    traceback.format_stack: format_stack, traceback.print_stack: print_stack,
                    traceback.format_tb: format_tb, traceback.print_tb: print_tb}

@@ -4,6 +4,7 @@ suites against their ``autograph convert`` output (``python -m tests.roundtrip.p
 Each case is the smallest form of a difference found (the package named) and failed
 converted before its fix.
 """
+import inspect
 import traceback
 
 import pytest
@@ -154,3 +155,56 @@ def test_functions_run_during_import_see_the_users_lines(tmp_path):
     assert "ag__.if_stmt" in (tmp_path / "out" / "early" / "__init__.py").read_text()
     driver = "import early; print(early.AT_IMPORT, early.where(1))"
     assert run(driver, tmp_path / "out") == run(driver, src) == "(7, 'where') (7, 'where')\n"
+
+
+# -- inspect's frame lists, and callable objects with a static or class __call__ ---------------
+
+class Element:
+    def parseImpl(self, x):
+        if x:
+            for i in range(2):
+                if i:
+                    raise ValueError(x)
+        return x
+
+
+def explain(x):
+    # pyparsing's ParseException.explain: names the parser elements of a traceback by the
+    # `self` and code name of its frames (converted: the operators' and bodies' frames)
+    try:
+        Element().parseImpl(x)
+    except ValueError as e:
+        out = [(type(ff[0].f_locals.get("self")).__name__, ff[0].f_code.co_name, ff.lineno,
+                ff.function, ff.code_context, ff.index)
+               for ff in inspect.getinnerframes(e.__traceback__, context=3)]
+        if x > 1:
+            out.append([(f.function, f.lineno, f.code_context) for f in inspect.stack(2)[:2]])
+            out.append([(f.function, f.lineno) for f in inspect.trace()])
+        return out
+
+
+@pytest.mark.parametrize("x", [1, 2])
+def test_inspect_frame_lists_see_the_program_as_written(x):
+    assert_python_same(explain, x)
+
+
+class Static:
+    @staticmethod
+    def __call__(*args):
+        return "static", args
+
+
+class OfClass:
+    @classmethod
+    def __call__(cls, *args):
+        return cls.__name__, args
+
+
+def call_objects():
+    # pyparsing's testVariableParseActionArgs: converted, a static __call__ got the instance
+    return Static()(1), Static()(), OfClass()(2)
+
+
+def test_a_static_or_class_call_method_gets_no_instance():
+    assert assert_python_same(call_objects) == (("static", (1,)), ("static", ()),
+                                                ("OfClass", (2,)))
