@@ -599,18 +599,28 @@ def convert_module_source(text: str, filename: str, wrap_all: bool = False,
     out.append(f"# Converted by `autograph convert`{origin}: edit the original, not this file.\n")
     out.append(f"from autograph import converted_module as {SUPPORT_ALIAS}  "
                f"# deleted at the end\n")
+    # The source map comes first, so that it holds while the module runs: errors, graph
+    # nodes and traceback twins raised by its functions point at the user's lines even when
+    # those functions run while the module is still being imported. Its rows are one line
+    # per converted function: how many lines it takes is known before it is written.
+    map_at = len(out)
+    map_lines = 3 + len(edits) if original_ref is not None else 0
     blocks: list[tuple[str, int, list[int]]] = []
     spans: list[tuple[int, int, str, int]] = []  # (first, last output line, qualname, def line)
     pos = header
     for start, end, block, mapping, qualname in sorted(edits, key=lambda e: e[0]):
         out.extend(lines[pos:start - 1])  # decorators and everything before stay as they were
-        blocks.append((qualname, len(out) + 1, _dense(mapping, len(block))))
-        spans.append((len(out) + 1, len(out) + len(block), qualname, start))
+        first = len(out) + map_lines + 1
+        blocks.append((qualname, first, _dense(mapping, len(block))))
+        spans.append((first, first + len(block) - 1, qualname, start))
         out.extend(block)
         pos = end
     out.extend(lines[pos:])
-    trailer = _source_map_call(original_ref, blocks) if original_ref is not None else ""
-    trailer += f"del {SUPPORT_ALIAS}  # a converted module binds the original's names only\n"
+    if original_ref is not None:
+        source_map = _source_map_call(original_ref, blocks)
+        assert source_map.count("\n") == map_lines, source_map
+        out.insert(map_at, source_map)
+    trailer = f"del {SUPPORT_ALIAS}  # a converted module binds the original's names only\n"
     # (a module run as a program may have cleared its own namespace by now, as pdb does; and
     # `try`, not `globals()`: a package's `from .globals import x` binds the name `globals`)
     out.append(f"try:\n    {SUPPORT_ALIAS}\nexcept NameError:\n    pass\nelse:\n"
@@ -650,7 +660,8 @@ def _source_map_call(original_ref: str, blocks) -> str:
     rows = []
     for qualname, first, lines in blocks:
         rows.append(f"    ({qualname!r}, {first}, {lines!r}),")
-    return ("\n# Where each converted line came from (errors and graph nodes point there).\n"
+    return ("# Where each converted line came from (errors, graph nodes and tracebacks "
+            "point there).\n"
             f"{SUPPORT_ALIAS}.source_map(__file__, {original_ref!r}, [\n" + "\n".join(rows)
             + "\n])\n")
 

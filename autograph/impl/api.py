@@ -157,6 +157,15 @@ def _warn_unconverted(fn) -> None:
             print("WARNING: " + message)
 
 
+def _class_attribute(cls, name: str):
+    """``name`` as the class defines it (a ``staticmethod`` stays one), as Python finds a
+    special method: on the type, never on the instance."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
+
+
 def converted_callable(f, user_requested: bool = False, options: ConversionOptions | None = None):
     """What converted code should call in place of ``f`` (converted with ``options``, by
     default those of the conversion whose code is running)."""
@@ -176,8 +185,16 @@ def converted_callable(f, user_requested: bool = False, options: ConversionOptio
         return f
     if getattr(f, "__ag_do_not_convert__", False):
         return f
-    call = getattr(type(f), "__call__", None)
-    if isinstance(call, types.FunctionType) and (user_requested or not _is_library(call)):
+    call = _class_attribute(type(f), "__call__")
+    if call.__class__ in (staticmethod, classmethod):
+        # (f(x) calls a static __call__ without f, a class one with type(f))
+        fn = call.__func__
+        if isinstance(fn, types.FunctionType) and (user_requested or not _is_library(fn)):
+            inner = _convert_plain(fn, user_requested, options)
+            if inner is fn:
+                return f
+            return inner if call.__class__ is staticmethod else types.MethodType(inner, type(f))
+    elif isinstance(call, types.FunctionType) and (user_requested or not _is_library(call)):
         inner = _convert_plain(call, user_requested, options)
         return f if inner is call else types.MethodType(inner, f)
     if user_requested and not callable(f):

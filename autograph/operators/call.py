@@ -7,8 +7,9 @@ that looks at its caller (``warnings.warn(stacklevel=...)``, ``sys._getframe`` i
 (converted on first call, cached); library functions, classes and functions marked
 ``do_not_convert`` run as they are; ``range``, ``len``, ``enumerate``, ``zip``, ``int``,
 ``float``, ``abs`` and ``print`` get their tensor-aware versions, ``sys._getframe`` and
-``warnings.warn`` twins that count the program's frames only, ``eval`` and ``exec`` twins
-that see the function's locals as written (``frames.py``).
+``warnings.warn`` twins that count the program's frames only, ``traceback`` twins that list
+them at the user's lines, ``eval`` and ``exec`` twins that see the function's locals as
+written (``frames.py``).
 """
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ _FUNCTION, _METHOD = types.FunctionType, types.MethodType
 # The overrides by the identity of the builtin they replace: looking ``f`` up by identity
 # never runs the user's ``__hash__``/``__eq__`` (a callable object's may raise, or be slow).
 _OVERRIDES_BY_ID = {id(builtin): override for builtin, override in BUILTIN_OVERRIDES.items()}
+# (the traceback module's functions are plain functions: looked up with the overrides, first)
+_OVERRIDES_BY_ID.update({id(f): twin for f, twin in frames.TRACEBACK_TWINS.items()})
 _FRAME_TWINS = {id(sys._getframe): frames.getframe, id(warnings.warn): frames.warn,
                 id(eval): frames.eval_, id(exec): frames.exec_}
 

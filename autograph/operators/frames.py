@@ -1,5 +1,5 @@
-"""``sys._getframe``, ``warnings.warn``, ``eval`` and ``exec`` as the program as written
-sees them.
+"""``sys._getframe``, ``warnings.warn``, ``eval``, ``exec`` and the stack and traceback
+listings of ``traceback`` and ``inspect`` as the program as written sees them.
 
 Converted control flow runs its bodies as nested functions called by the
 operators (``if_stmt`` calls ``if_body``), so converted code has more
@@ -10,6 +10,12 @@ calls these twins instead (``ag__.converted`` swaps them in): they count
 only the program's own frames — not this project's, and not the bodies the
 operators call, which are recognized by their caller being an operator —
 and a warning in generated code is reported at the user's file:line.
+``traceback.extract_stack``/``extract_tb`` (and the ``format_``/``print_``
+functions built on them) and ``inspect.stack``/``trace``/``getinnerframes``/
+``getouterframes`` list the program's frames only, at the user's file:line:
+code that reads them sees what it sees unconverted (pyparsing tells a parse
+action's arity error from one raised inside it by the line of the failing
+call, and names the parser elements of a traceback by their frames).
 ``eval``/``exec`` without a namespace of their own, and ``locals()``,
 ``vars()`` and ``dir()`` without arguments, see the locals of the function
 as written: those of the bodies they run in and of the function around them
@@ -21,8 +27,11 @@ from __future__ import annotations
 
 import __future__
 import builtins
+import inspect
+import linecache
 import os
 import sys
+import traceback
 import warnings
 
 from runtime.origin import is_library_file, map_location
@@ -162,3 +171,174 @@ def warn(message, category=None, stacklevel: int = 1, source=None):
                            module=globals_.get("__name__", "<string>"),
                            registry=globals_.setdefault("__warningregistry__", {}),
                            module_globals=globals_, source=source)
+
+
+# -- the traceback module -------------------------------------------------------------------
+
+def _summary(owner, where_file: str, lineno: int, real=None):
+    """The ``FrameSummary`` of the program's frame ``owner`` at ``where_file:lineno`` (the
+    line of the innermost body it runs, when it runs one): at the user's file and line when
+    that is generated code; ``real`` (the summary Python made, with its column positions)
+    when it is not."""
+    mapped = map_location(where_file, lineno)
+    if mapped is None:
+        if real is not None and real.lineno == lineno:
+            return real
+        linecache.lazycache(where_file, owner.f_globals)
+        return traceback.FrameSummary(where_file, lineno, owner.f_code.co_name,
+                                      lookup_line=False)
+    return traceback.FrameSummary(mapped.file, mapped.line, owner.f_code.co_name,
+                                  lookup_line=False)
+
+
+def _finish(summaries) -> traceback.StackSummary:
+    """What ``StackSummary.extract`` does last: source lines read after ``checkcache``."""
+    result = traceback.StackSummary.from_list(summaries)
+    for filename in {s.filename for s in result}:
+        linecache.checkcache(filename)
+    for s in result:
+        s.line  # noqa: B018 (reads the line now, as extract does)
+    return result
+
+
+def _limited(entries: list, limit) -> list:
+    """``limit`` applied as ``StackSummary.extract`` applies it, to entries in walk order
+    (a traceback's outermost first, a stack's innermost first)."""
+    if limit is None:
+        limit = getattr(sys, "tracebacklimit", None)
+        if limit is not None and limit < 0:
+            limit = 0
+    if limit is None:
+        return entries
+    if limit >= 0:
+        return entries[:limit]
+    return entries[limit:]
+
+
+def extract_stack(f=None, limit=None):
+    """``traceback.extract_stack`` listing the program's frames only, at the user's lines."""
+    if f is None:
+        f = _getframe(1)
+    entries = _limited([_summary(frame, where.f_code.co_filename, where.f_lineno)
+                        for frame, where in _program_frames(f)], limit)
+    entries.reverse()
+    return _finish(entries)
+
+
+def _owner(frame):
+    """The frame of the function as written that runs ``frame``, a body of converted
+    control flow."""
+    f = frame
+    while f is not None:
+        if not is_library_file(f.f_code.co_filename) and not _is_body(f):
+            return f
+        f = f.f_back
+    return frame
+
+
+def _tb_entries(tb) -> list:
+    """``[owner, file, line, index]`` for each frame of the program in traceback ``tb``: a
+    body of converted control flow is a line of the function it belongs to (``index``: the
+    entry's position in ``walk_tb(tb)`` when it is that frame itself, else None)."""
+    entries = []
+    for index, (frame, lineno) in enumerate(traceback.walk_tb(tb)):
+        filename = frame.f_code.co_filename
+        if is_library_file(filename):
+            continue
+        if _is_body(frame):
+            owner = _owner(frame)
+            if entries and entries[-1][0] is owner:
+                entries[-1][1:] = [filename, lineno, None]
+                continue
+            entries.append([owner, filename, lineno, None])
+        else:
+            entries.append([frame, filename, lineno, index])
+    return entries
+
+
+def extract_tb(tb, limit=None):
+    """``traceback.extract_tb`` listing the program's frames only, at the user's lines."""
+    entries = _tb_entries(tb)
+    real = traceback.extract_tb(tb, limit=sys.maxsize)
+    return _finish(_limited([_summary(owner, filename, lineno,
+                                      None if index is None else real[index])
+                             for owner, filename, lineno, index in entries], limit))
+
+
+def format_stack(f=None, limit=None):
+    """``traceback.format_stack`` of the program's frames."""
+    return traceback.format_list(extract_stack(_getframe(1) if f is None else f, limit))
+
+
+def print_stack(f=None, limit=None, file=None):
+    """``traceback.print_stack`` of the program's frames."""
+    traceback.print_list(extract_stack(_getframe(1) if f is None else f, limit), file=file)
+
+
+def format_tb(tb, limit=None):
+    """``traceback.format_tb`` of the program's frames."""
+    return extract_tb(tb, limit).format()
+
+
+def print_tb(tb, limit=None, file=None):
+    """``traceback.print_tb`` of the program's frames."""
+    traceback.print_list(extract_tb(tb, limit), file=file)
+
+
+# -- inspect's frame lists -------------------------------------------------------------------
+
+def _frame_info(frame, filename: str, lineno: int, context: int, real=None):
+    """``inspect.FrameInfo`` of the program's ``frame`` at ``filename:lineno`` (the line of
+    the innermost body it runs), at the user's file and line when that is generated code."""
+    mapped = map_location(filename, lineno)
+    if mapped is None:
+        if real is not None and real.lineno == lineno:
+            return real
+        info = inspect.getframeinfo(frame, context)
+        return inspect.FrameInfo(frame, *info)
+    filename, lineno = mapped.file, mapped.line
+    code_context = index = None
+    if context > 0:  # as inspect.getframeinfo picks the lines, from the user's file
+        lines = linecache.getlines(filename)
+        if lines:
+            start = max(0, min(lineno - 1 - context // 2, len(lines) - context))
+            code_context, index = lines[start:start + context], lineno - 1 - start
+    fields = (frame, filename, lineno, frame.f_code.co_name, code_context, index)
+    try:
+        return inspect.FrameInfo(*fields, positions=None)
+    except TypeError:  # (Python 3.10: no positions)
+        return inspect.FrameInfo(*fields)
+
+
+def getinnerframes(tb, context=1):
+    """``inspect.getinnerframes`` listing the program's frames only, at the user's lines."""
+    entries = _tb_entries(tb)
+    real = inspect.getinnerframes(tb, context) if any(e[3] is not None for e in entries) \
+        else []
+    return [_frame_info(owner, filename, lineno, context,
+                        None if index is None else real[index])
+            for owner, filename, lineno, index in entries]
+
+
+def getouterframes(frame, context=1):
+    """``inspect.getouterframes`` listing the program's frames only, at the user's lines."""
+    return [_frame_info(f, where.f_code.co_filename, where.f_lineno, context)
+            for f, where in _program_frames(frame)]
+
+
+def stack(context=1):
+    """``inspect.stack`` listing the program's frames only, at the user's lines."""
+    return getouterframes(_getframe(1), context)
+
+
+def trace(context=1):
+    """``inspect.trace`` listing the program's frames only, at the user's lines."""
+    return getinnerframes(sys.exc_info()[2], context)
+
+
+TRACEBACK_TWINS = {inspect.getinnerframes: getinnerframes,
+                   inspect.getouterframes: getouterframes, inspect.stack: stack,
+                   inspect.trace: trace,
+                   traceback.extract_stack: extract_stack, traceback.extract_tb: extract_tb,
+                   traceback.format_stack: format_stack, traceback.print_stack: print_stack,
+                   traceback.format_tb: format_tb, traceback.print_tb: print_tb}
