@@ -255,9 +255,10 @@ class FunctionAnalysis:
         if isinstance(s, gast.While):
             self._mark(s.test, d)
             s.ag_defined_in = d
-            d = self._loop_body(s, d, set())
-            self._mark(s.test, d)
-            return self._defined_block(s.orelse, d)
+            after = self._loop_body(s, d, set())
+            if after is not d:  # (a `del` in the body: the test runs again without it)
+                self._mark(s.test, after)
+            return self._defined_block(s.orelse, after)
         if isinstance(s, gast.For):
             self._mark(s.iter, d)
             s.ag_defined_in = d

@@ -43,9 +43,9 @@ def merge_reads_in_place(graph: Graph) -> bool:
                 continue
             mapping[node.output(0)] = first
             removed.add(id(node))
-        elif latest and get_op(op).stateful and op not in _WRITES_NOTHING:
+        elif latest and op not in _WRITES_NOTHING and (opdef := get_op(op)).stateful:
             resource = node.attrs.get("resource")
-            if resource is None or "resource" not in get_op(op).kernel_attrs:
+            if resource is None or "resource" not in opdef.kernel_attrs:
                 latest.clear()  # (it may write any variable)
             else:
                 latest.pop(resource, None)
