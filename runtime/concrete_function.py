@@ -123,10 +123,14 @@ class ConcreteFunction:
         if isinstance(structure, SymbolicTensor):  # the common case in one frame
             dtype = dtypes[0]
 
+            new = object.__new__
+
             def run_one(feeds):
                 if CALL_RECORDERS:
                     return CALL_RECORDERS[-1](self, feeds, run_plain)
-                return EagerTensor(plan(*feeds)[0], dtype)
+                result = new(EagerTensor)  # (EagerTensor(value, dtype) without its __init__ frame)
+                result._value, result._dtype, result._spec = plan(*feeds)[0], dtype, None
+                return result
             run_plain = lambda feeds: EagerTensor(plan(*feeds)[0], dtype)  # noqa: E731
             return run_one
         return self._recordable(self._make_structured_runner(plan, structure, dtypes))

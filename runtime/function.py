@@ -290,6 +290,9 @@ def _detector_for(python_function) -> _TracingDetector:
 class TraceRecord:
     """One entry of ``Function.trace_log``: which call traced, for what input, and why.
 
+    ``call`` counts the calls of the Python function, across its Function objects (the
+    frequent-retracing detector's count: one counter on the cache-hit path).
+
     The reason is worded when first read: most traces are never asked why."""
 
     __slots__ = ("call", "signature", "_reason")
@@ -364,7 +367,6 @@ class Function:
         self._trace_count = 0
         self._bound: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
         self._detector = _detector_for(python_function)
-        self._calls = 0
         self.trace_log: list[TraceRecord] = []
         functools.update_wrapper(self, python_function, updated=())
 
@@ -439,11 +441,23 @@ class Function:
         graphs = _building.graphs  # (context.current_graph() without the call: the hit path)
         if graphs and graphs[-1] is not None:
             return self._call_inline(args, kwargs)
-        self._calls += 1
         self._detector.calls += 1
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
         if not kwargs:  # the common hit: eager tensors by position, keyed on their ValueSpecs
+            n = len(args)  # (one or two tensors: the key without a list in between)
+            if n == 1:
+                a = args[0]
+                if a.__class__ is EagerTensor:
+                    run = self._hits.get((a._spec or a._value_spec(),))
+                    if run is not None:
+                        return run((a._value,))
+            elif n == 2:
+                a, b = args
+                if a.__class__ is EagerTensor and b.__class__ is EagerTensor:
+                    run = self._hits.get((a._spec or a._value_spec(), b._spec or b._value_spec()))
+                    if run is not None:
+                        return run((a._value, b._value))
             specs, feeds = [], []
             for a in args:
                 if a.__class__ is EagerTensor:
@@ -736,7 +750,7 @@ class Function:
                     if concrete is not None:
                         self._traced_before = True
                         self._trace_count += traces
-                        self.trace_log.append(TraceRecord(self._calls, summary, reason))
+                        self.trace_log.append(TraceRecord(self._detector.calls, summary, reason))
                         if reason == "input_signature":
                             self._signature_concrete = concrete
                         else:

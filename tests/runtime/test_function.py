@@ -271,6 +271,13 @@ def test_retracing_among_cache_hits_follows_tensorflows_history(caplog):
     assert messages and messages[0].startswith("5 out of the last 17 calls to ")
 
 
+def test_trace_log_numbers_the_call_that_traced():
+    f = Function(lambda x: x + 1)
+    for value in ([1.0], [2.0], [1.0, 2.0], [3.0], [1.0, 2.0, 3.0]):
+        f(rt.constant(value))
+    assert [record.call for record in f.trace_log] == [1, 3, 5]
+
+
 def test_trace_log_explains_shape_changes():
     f = Function(lambda x: x)
     f(rt.constant([1]))
