@@ -29,6 +29,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import gc
 import logging
 import threading
 import types
@@ -692,16 +693,30 @@ class Function:
         return fn
 
     class _TracingScope:
+        """Marks a trace in progress (a recursive trace of the same key is an error). The
+        outermost trace pauses the cyclic garbage collector: tracing allocates many
+        long-lived objects (nodes, graphs, plans), whose allocation triggers full
+        collections that walk the whole heap for nothing (~5% of a first call with a large
+        program loaded). It runs again when the trace ends, also in other threads for the
+        time being (and is left alone if the program had turned it off)."""
+
         def __init__(self, function, key, args):
             self.function, self.token, self.args = function, (id(function), key), args
+            self.paused_gc = False
 
         def __enter__(self):
-            if self.token in _active.traces:
+            traces = _active.traces
+            if self.token in traces:
                 raise self.function._recursion_error(self.args)
-            _active.traces.append(self.token)
+            if not traces and gc.isenabled():
+                gc.disable()
+                self.paused_gc = True
+            traces.append(self.token)
 
         def __exit__(self, *exc):
             _active.traces.pop()
+            if self.paused_gc:
+                gc.enable()
 
     def _tracing(self, key, args):
         return Function._TracingScope(self, key, args)

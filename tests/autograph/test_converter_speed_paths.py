@@ -181,6 +181,7 @@ def test_locating_the_top_statements_only_maps_every_line_as_before(fn, monkeypa
 
 @pytest.mark.parametrize("fn", [_program, _plain])
 def test_a_conversion_leaves_no_reference_cycle(fn):
+    to_code(fn)  # (the first conversion in a process makes its one-time tables)
     gc.collect()
     gc.disable()
     try:

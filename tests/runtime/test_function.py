@@ -278,6 +278,24 @@ def test_trace_log_numbers_the_call_that_traced():
     assert [record.call for record in f.trace_log] == [1, 3, 5]
 
 
+def test_tracing_pauses_the_garbage_collector_and_restores_it():
+    import gc
+    seen = []
+    f = Function(lambda x: seen.append(gc.isenabled()) or x + 1)
+    assert gc.isenabled()
+    f(rt.constant(1.0))
+    assert seen == [False] and gc.isenabled()
+    with pytest.raises(ZeroDivisionError):
+        Function(lambda x: 1 / 0)(rt.constant(1.0))
+    assert gc.isenabled()  # (also after a trace that failed)
+    gc.disable()
+    try:
+        f(rt.constant([1.0]))  # a program that turned it off keeps it off
+        assert seen == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_trace_log_explains_shape_changes():
     f = Function(lambda x: x)
     f(rt.constant([1]))
