@@ -697,8 +697,8 @@ class Function:
         outermost trace pauses the cyclic garbage collector: tracing allocates many
         long-lived objects (nodes, graphs, plans), whose allocation triggers full
         collections that walk the whole heap for nothing (~5% of a first call with a large
-        program loaded). It runs again when the trace ends, also in other threads for the
-        time being (and is left alone if the program had turned it off)."""
+        program loaded). The pause is process-wide (the collector has no per-thread switch)
+        and ends with the trace; a program that had turned the collector off keeps it off."""
 
         def __init__(self, function, key, args):
             self.function, self.token, self.args = function, (id(function), key), args
