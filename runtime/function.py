@@ -44,7 +44,7 @@ from graph.executor import compile_graph
 from graph.ir import Graph
 from graph.passes import optimize as optimize_graph
 from graph.shapes import TensorShape
-from runtime import context, nest
+from runtime import collector, context, nest
 from runtime.composite import is_composite_tensor, type_spec_of
 from runtime.config import FLAGS
 from runtime.context import building_stack as _building
@@ -694,11 +694,8 @@ class Function:
 
     class _TracingScope:
         """Marks a trace in progress (a recursive trace of the same key is an error). The
-        outermost trace pauses the cyclic garbage collector: tracing allocates many
-        long-lived objects (nodes, graphs, plans), whose allocation triggers full
-        collections that walk the whole heap for nothing (~5% of a first call with a large
-        program loaded). The pause is process-wide (the collector has no per-thread switch)
-        and ends with the trace; a program that had turned the collector off keeps it off."""
+        outermost trace pauses the cyclic garbage collector (``runtime.collector``: its full
+        collections were ~5% of a first call with a large program loaded)."""
 
         def __init__(self, function, key, args):
             self.function, self.token, self.args = function, (id(function), key), args
@@ -708,9 +705,8 @@ class Function:
             traces = _active.traces
             if self.token in traces:
                 raise self.function._recursion_error(self.args)
-            if not traces and gc.isenabled():
-                gc.disable()
-                self.paused_gc = True
+            if not traces:
+                self.paused_gc = collector.pause()
             traces.append(self.token)
 
         def __exit__(self, *exc):

@@ -26,6 +26,7 @@ from autograph.converter.options import DEFAULT, ConversionOptions, features
 from autograph.errors import ConversionError
 from autograph.impl import ag_logging
 from autograph.operators.call import runs_as_written
+from runtime import collector
 from runtime.context import executing_eagerly
 
 _lock = threading.RLock()
@@ -129,7 +130,8 @@ def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
                 conversion.convert_function(fn, options)  # raises an error naming the `yield`
             return fn
         try:
-            loaded = _loaded(fn, options)
+            with collector.paused():
+                loaded = _loaded(fn, options)
         except ConversionError:
             if user_requested or options.strict:
                 raise
@@ -247,7 +249,8 @@ def to_code(func, recursive: bool = True, experimental_optional_features=None) -
             raise ConversionError(f"Cannot convert {func!r}: to_code needs a Python function.")
         func = call
     options = ConversionOptions(features(experimental_optional_features))
-    return conversion.convert_function(func, options, all_lines=False).code()
+    with collector.paused():
+        return conversion.convert_function(func, options, all_lines=False).code()
 
 
 # -- errors that point at user code ------------------------------------------------------------
