@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import gast
 
-from autograph.converter.naming import BLOCKS, CLAUSES, Namer
+from autograph.converter.naming import BLOCKS, CHILDREN, CLAUSES, Namer
 from autograph.converter.options import DEFAULT, ConversionOptions
 from autograph.converter.parser import Source
 from autograph.errors import ConversionError, UnsupportedConstructError
@@ -65,8 +65,8 @@ class Transformer(gast.NodeTransformer):
     """A NodeTransformer that also visits the extra loop test attached to ``for`` nodes
     (``ag_extra_test`` is in the node's ``__dict__``, which ``generic_visit`` walks).
 
-    ``visit``/``generic_visit`` are hand-written (per-class method cache, ``__dict__`` walk,
-    no descent into leaves): the stdlib versions dominate conversion time otherwise.
+    ``visit``/``generic_visit`` are hand-written (per-class method cache, only the fields
+    that hold nodes, no descent into leaves): the stdlib versions dominate conversion time otherwise.
     """
 
     def __init__(self, ctx: Context):
@@ -87,7 +87,8 @@ class Transformer(gast.NodeTransformer):
     def generic_visit(self, node):
         d = node.__dict__
         skip = self._skip
-        for k, v in d.items():
+        for k in CHILDREN[node.__class__]:
+            v = d.get(k)
             if v.__class__ is list:
                 if not v or not isinstance(v[0], gast.AST):
                     continue
@@ -104,7 +105,7 @@ class Transformer(gast.NodeTransformer):
                     else:
                         new.append(item)
                 d[k] = new
-            elif v.__class__ not in skip and isinstance(v, gast.AST):
+            elif v is not None and v.__class__ not in skip:
                 d[k] = self.visit(v)
         return node
 
