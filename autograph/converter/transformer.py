@@ -5,6 +5,7 @@ entry point; reading one converter tells everything about one construct.
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import gast
@@ -52,12 +53,20 @@ _LEAF_CLASSES = frozenset(c for c in vars(gast).values()
 _SKIPPED: dict = {}
 
 
+def _visitor(cls, node_cls):
+    """``cls``'s ``visit_<node class>`` method, or None. (``ast.NodeVisitor.visit_Constant``
+    only forwards to the deprecated ``visit_Num``/``visit_Str``..., which no converter has:
+    it counts as none, so that constants are not entered.)"""
+    method = getattr(cls, "visit_" + node_cls.__name__, None)
+    return None if method is ast.NodeVisitor.visit_Constant else method
+
+
 def _skipped(cls) -> frozenset:
     """The leaf classes not worth entering: all of them but Name/Constant when visited."""
     skip = _SKIPPED.get(cls)
     if skip is None:
         skip = _SKIPPED[cls] = _LEAF_CLASSES - {
-            c for c in (gast.Name, gast.Constant) if getattr(cls, "visit_" + c.__name__, None)}
+            c for c in (gast.Name, gast.Constant) if _visitor(cls, c)}
     return skip
 
 
@@ -79,8 +88,7 @@ class Transformer(gast.NodeTransformer):
         method = self._methods.get(cls)
         if method is None:  # (functions, not bound methods: a transformer is no cycle, so
             # that the trees it reaches are freed as soon as the conversion drops them)
-            method = (getattr(type(self), "visit_" + cls.__name__, None)
-                      or type(self).generic_visit)
+            method = _visitor(type(self), cls) or type(self).generic_visit
             self._methods[cls] = method
         return method(self, node)
 
