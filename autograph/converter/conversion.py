@@ -189,6 +189,8 @@ def convert_tree(node, source: Source, globals_: dict,
     ctx = Context(source, None, globals_, options=options)
     node = functions.transform(node, ctx)
     ctx.namer = Namer(node)
+    if functions.check_and_fix(node, ctx, ctx.namer):
+        ctx.namer = Namer(node)  # (private names renamed: the names in use changed)
     node = _run_passes(node, ctx)
     if all_lines:
         templates.fill_locations(node)

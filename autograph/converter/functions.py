@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.naming import LEAVES
+from autograph.converter.naming import CHILDREN
 
 from autograph.converter import templates
 
@@ -39,7 +39,7 @@ def _params(fn) -> list:
             if x is not None]
 
 
-def _private(name: str) -> bool:
+def _private(name: str) -> bool:  # (naming.Namer tells the same)
     return name[:2] == "__" and name[-2:] != "__" and "." not in name
 
 
@@ -85,15 +85,15 @@ def _check_and_fix(fn, ctx) -> None:
             if cls is not gast.ClassDef:  # (Python's super() takes the innermost function's)
                 self_name = _first_param(node)
         inner = None if cls is gast.ClassDef else prefix
-        for k, v in node.__dict__.items():
-            if type(v) in LEAVES:
-                continue
+        d = node.__dict__
+        for k in CHILDREN[cls]:
+            v = d.get(k)
             p = inner if k == "body" else prefix
             if v.__class__ is list:
                 for c in v:
-                    if isinstance(c, gast.AST):
+                    if c is not None:
                         stack.append((c, top, self_name, p))
-            elif isinstance(v, gast.AST):
+            elif v is not None:
                 stack.append((v, top, self_name, p))
     if yields:
         first = min(yields, key=lambda n: (n.lineno, n.col_offset))
@@ -105,11 +105,20 @@ def _check_and_fix(fn, ctx) -> None:
 
 
 def transform(node, ctx):
-    """Returns the top-level FunctionDef to convert."""
+    """Returns the top-level FunctionDef to convert (``check_and_fix`` is the rest)."""
     if isinstance(node, gast.Lambda):
         node = _as_function(node, "tf__lambda")
     else:
         node.decorator_list = []
         node.name = "tf__" + node.name
-    _check_and_fix(node, ctx)
     return node
+
+
+def check_and_fix(fn, ctx, namer) -> bool:
+    """The checks and fixes of ``_check_and_fix``, whose walk runs only when ``namer`` (which
+    walked the tree already) saw what they look for: a ``yield``, a ``super``, a private name
+    in a function written inside a class. Returns whether names changed."""
+    private = ctx.source.private_prefix is not None and namer.has_private
+    if namer.has_yield or "super" in namer.used or private:
+        _check_and_fix(fn, ctx)
+    return private

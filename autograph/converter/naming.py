@@ -1,6 +1,9 @@
 """Fresh names for generated variables and functions that never clash with the user's."""
 from __future__ import annotations
 
+import ast
+import typing
+
 import gast
 
 
@@ -15,17 +18,53 @@ LEAVES = frozenset({int, str, bool, float, complex, bytes, type(None), type(...)
 
 
 
+def _child_fields(cls) -> tuple:
+    """The fields of a gast class that may hold nodes, in field order: not identifiers,
+    numbers, constants or markers (from gast's field types). ``ExceptHandler.name`` holds a
+    ``Name`` in gast; loops carry what the passes attach (``ag_extra_test``, the loop's
+    options), which the walks see as they see the loop's test."""
+    types = getattr(cls, "_field_types", None)
+    if types is None:
+        return tuple(cls._fields)
+    out = []
+    for f in cls._fields:
+        kinds = typing.get_args(types.get(f)) or (types.get(f),)
+        if (cls is gast.ExceptHandler and f == "name") or any(
+                isinstance(k, type) and issubclass(k, (ast.AST, gast.AST))
+                and not issubclass(k, _MARKER_KINDS) for k in kinds):
+            out.append(f)
+    if cls is gast.For:
+        out.append("ag_extra_test")
+    if cls is gast.For or cls is gast.While:
+        out.append("ag_loop_options")
+    return tuple(out)
+
+
+_MARKER_KINDS = _MARKERS + (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
+class _Children(dict):
+    def __missing__(self, cls):
+        fields = self[cls] = _child_fields(cls) if issubclass(cls, gast.AST) else ()
+        return fields
+
+
+# Node class -> the fields that may hold nodes: the walks read these only, not every
+# attribute (a Name has eight: its identifier, context, annotation and location).
+CHILDREN = _Children()
+
+
 def push_children(node, stack: list) -> None:
     """Appends ``node``'s child nodes to ``stack`` in field order: the one step every walk
     of the converter's analyses takes (a plain loop: it runs for every node of a tree)."""
-    for v in node.__dict__.values():
-        if type(v) in LEAVES:
-            continue
+    d = node.__dict__
+    for f in CHILDREN[node.__class__]:
+        v = d.get(f)
         if v.__class__ is list:
             for c in v:
-                if isinstance(c, gast.AST):
+                if c is not None:  # (`**mapping` in a dict display, a missing default)
                     stack.append(c)
-        elif isinstance(v, gast.AST):
+        elif v is not None:
             stack.append(v)
 
 
@@ -73,7 +112,12 @@ _SCOPE_NODES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, 
 _JUMPS = frozenset({gast.Try, gast.TryStar, gast.Break, gast.Continue})
 _NAMER_CASES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
                           gast.alias, gast.Delete, gast.NamedExpr, gast.While, gast.For,
-                          gast.Global, gast.Nonlocal}) | _JUMPS
+                          gast.Global, gast.Nonlocal, gast.Yield, gast.YieldFrom}) | _JUMPS
+
+
+def _private(name: str) -> bool:
+    """``__x``: a name Python mangles inside a class (not ``__x__``)."""
+    return name[:2] == "__" and name[-2:] != "__" and "." not in name
 
 
 class Namer:
@@ -94,6 +138,8 @@ class Namer:
         self.has_loop_else = False
         self.has_scopes = False  # a def, lambda or class inside the tree (set by passes too)
         self.has_declarations = False  # a `global` or `nonlocal` statement
+        self.has_yield = False  # a `yield` anywhere (functions.check_and_fix looks closer)
+        self.has_private = False  # a private name (`__x`) anywhere: in a class, it is mangled
         self.generated: set[str] = set()  # names handed out by new()
         used, bound, functions = self.used, self.bound, self.functions
         stack = [(tree, False)]
@@ -108,6 +154,9 @@ class Namer:
                     continue
             elif cls is gast.Constant:
                 continue
+            elif cls is gast.Attribute:
+                if node.attr[:2] == "__" and _private(node.attr):
+                    self.has_private = True
             elif cls in _NAMER_CASES:
                 if cls in _SCOPE_NODES and node is not tree:
                     self.has_scopes = True
@@ -125,20 +174,29 @@ class Namer:
                     self.has_walrus = True
                 elif cls in _JUMPS:
                     self.jumps.add(cls)
+                elif cls is gast.AsyncFunctionDef:
+                    if _private(node.name):
+                        self.has_private = True
                 elif cls is gast.Global or cls is gast.Nonlocal:
                     self.has_declarations = True
+                    if any(_private(n) for n in node.names):
+                        self.has_private = True
+                elif cls is gast.Yield or cls is gast.YieldFrom:
+                    self.has_yield = True
                 elif (cls is gast.While or cls is gast.For) and node.orelse:
                     self.has_loop_else = True
-            for v in node.__dict__.values():
-                if type(v) in LEAVES:
-                    continue
+            d = node.__dict__
+            for f in CHILDREN[cls]:
+                v = d.get(f)
                 if v.__class__ is list:
                     for c in v:
-                        if isinstance(c, gast.AST):
+                        if c is not None:
                             stack.append((c, kept))
-                elif isinstance(v, gast.AST):
+                elif v is not None:
                     stack.append((v, kept))
 
+        if not self.has_private:  # (names: used holds every identifier but attributes')
+            self.has_private = any(n[:2] == "__" and _private(n) for n in used)
         # Outermost first: a nested def is indented further than the def containing it.
         self.functions.sort(key=lambda f: (f.col_offset, f.lineno))
 

@@ -5,11 +5,12 @@ entry point; reading one converter tells everything about one construct.
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import gast
 
-from autograph.converter.naming import BLOCKS, CLAUSES, Namer
+from autograph.converter.naming import BLOCKS, CHILDREN, CLAUSES, Namer
 from autograph.converter.options import DEFAULT, ConversionOptions
 from autograph.converter.parser import Source
 from autograph.errors import ConversionError, UnsupportedConstructError
@@ -52,12 +53,20 @@ _LEAF_CLASSES = frozenset(c for c in vars(gast).values()
 _SKIPPED: dict = {}
 
 
+def _visitor(cls, node_cls):
+    """``cls``'s ``visit_<node class>`` method, or None. (``ast.NodeVisitor.visit_Constant``
+    only forwards to the deprecated ``visit_Num``/``visit_Str``..., which no converter has:
+    it counts as none, so that constants are not entered.)"""
+    method = getattr(cls, "visit_" + node_cls.__name__, None)
+    return None if method is ast.NodeVisitor.visit_Constant else method
+
+
 def _skipped(cls) -> frozenset:
     """The leaf classes not worth entering: all of them but Name/Constant when visited."""
     skip = _SKIPPED.get(cls)
     if skip is None:
         skip = _SKIPPED[cls] = _LEAF_CLASSES - {
-            c for c in (gast.Name, gast.Constant) if getattr(cls, "visit_" + c.__name__, None)}
+            c for c in (gast.Name, gast.Constant) if _visitor(cls, c)}
     return skip
 
 
@@ -65,8 +74,8 @@ class Transformer(gast.NodeTransformer):
     """A NodeTransformer that also visits the extra loop test attached to ``for`` nodes
     (``ag_extra_test`` is in the node's ``__dict__``, which ``generic_visit`` walks).
 
-    ``visit``/``generic_visit`` are hand-written (per-class method cache, ``__dict__`` walk,
-    no descent into leaves): the stdlib versions dominate conversion time otherwise.
+    ``visit``/``generic_visit`` are hand-written (per-class method cache, only the fields
+    that hold nodes, no descent into leaves): the stdlib versions dominate conversion time otherwise.
     """
 
     def __init__(self, ctx: Context):
@@ -79,15 +88,15 @@ class Transformer(gast.NodeTransformer):
         method = self._methods.get(cls)
         if method is None:  # (functions, not bound methods: a transformer is no cycle, so
             # that the trees it reaches are freed as soon as the conversion drops them)
-            method = (getattr(type(self), "visit_" + cls.__name__, None)
-                      or type(self).generic_visit)
+            method = _visitor(type(self), cls) or type(self).generic_visit
             self._methods[cls] = method
         return method(self, node)
 
     def generic_visit(self, node):
         d = node.__dict__
         skip = self._skip
-        for k, v in d.items():
+        for k in CHILDREN[node.__class__]:
+            v = d.get(k)
             if v.__class__ is list:
                 if not v or not isinstance(v[0], gast.AST):
                     continue
@@ -104,7 +113,7 @@ class Transformer(gast.NodeTransformer):
                     else:
                         new.append(item)
                 d[k] = new
-            elif v.__class__ not in skip and isinstance(v, gast.AST):
+            elif v is not None and v.__class__ not in skip:
                 d[k] = self.visit(v)
         return node
 

@@ -139,7 +139,12 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
         self.visit_arguments(node.args)
         source.append("):")
         self._indent += 1
-        self._write_docstring_and_traverse_body(node)
+        first = node.body[0]
+        if first.__class__ is _EXPR and first.value.__class__ is _CONSTANT \
+                and isinstance(first.value.value, str):
+            self._write_docstring_and_traverse_body(node)
+        else:
+            self.traverse(node.body)
         self._indent -= 1
 
     def fill(self, text=""):
@@ -176,10 +181,14 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
         self.traverse(node.value)
 
     def visit_Return(self, node):
-        if node.value is None:
+        value = node.value
+        if value is None:
             return self.fill("return")
         self.fill("return ")
-        self.traverse(node.value)
+        if value.__class__ is _NAME and value.ctx.__class__ is not _PARAM:
+            self._source.append(value.id)
+        else:
+            self.traverse(value)
 
     def visit_Assign(self, node):
         if node.type_comment is not None or self._type_ignores:
@@ -187,10 +196,17 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
         self.fill()
         write = self._source.append
         for target in node.targets:
-            self._precedences[target] = _TUPLE
-            self.traverse(target)
+            if target.__class__ is _NAME and target.ctx.__class__ is not _PARAM:
+                write(target.id)
+            else:
+                self._precedences[target] = _TUPLE
+                self.traverse(target)
             write(" = ")
-        self.traverse(node.value)
+        value = node.value
+        if value.__class__ is _NAME and value.ctx.__class__ is not _PARAM:
+            write(value.id)
+        else:
+            self.traverse(value)
 
     def visit_Constant(self, node):
         cls = node.value.__class__
@@ -202,6 +218,9 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
 
     def visit_Attribute(self, node):
         value = node.value
+        if value.__class__ is _NAME and value.ctx.__class__ is not _PARAM:
+            self._source.append(value.id + "." + node.attr)
+            return
         self._precedences[value] = _ATOM
         self.traverse(value)
         if isinstance(value, (gast.Constant, ast.Constant)) and isinstance(value.value, int):
@@ -209,16 +228,23 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
         self._source.append("." + node.attr)
 
     def visit_Call(self, node):
-        self._precedences[node.func] = _ATOM
-        self.traverse(node.func)
+        func = node.func
         source = self._source
+        if func.__class__ is _NAME and func.ctx.__class__ is not _PARAM:
+            source.append(func.id)
+        else:
+            self._precedences[func] = _ATOM
+            self.traverse(func)
         source.append("(")
         comma = False
         for e in node.args:
             if comma:
                 source.append(", ")
             comma = True
-            self.traverse(e)
+            if e.__class__ is _NAME and e.ctx.__class__ is not _PARAM:
+                source.append(e.id)
+            else:
+                self.traverse(e)
         for e in node.keywords:
             if comma:
                 source.append(", ")
@@ -241,7 +267,10 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
                 if comma:
                     source.append(", ")
                 comma = True
-                self.traverse(e)
+                if e.__class__ is _NAME and e.ctx.__class__ is not _PARAM:
+                    source.append(e.id)
+                else:
+                    self.traverse(e)
         if parens:
             source.append(")")
 
@@ -250,7 +279,10 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
     def traverse(self, node):
         if node.__class__ is list:
             for item in node:
-                self.traverse(item)
+                if item.__class__ is list:
+                    self.traverse(item)
+                else:
+                    (_DISPATCH.get(item.__class__) or _method(item.__class__))(self, item)
             return
         (_DISPATCH.get(node.__class__) or _method(node.__class__))(self, node)
 
@@ -285,6 +317,8 @@ _CMPOPS = {getattr(module, name): f" {op} "
            for name, op in ast._Unparser.cmpops.items()  # noqa: SLF001
            for module in (gast, ast)}
 _PLAIN_CONSTANTS = frozenset({str, int, bool, type(None)})
+# (a `Name` not a parameter is its identifier: the methods above write it in place)
+_NAME, _PARAM, _EXPR, _CONSTANT = gast.Name, gast.Param, gast.Expr, gast.Constant
 
 
 class _Block:

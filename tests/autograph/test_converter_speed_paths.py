@@ -10,6 +10,7 @@ at once instead of by the cyclic garbage collector.
 """
 import ast
 import gc
+import inspect
 import textwrap
 
 import gast
@@ -119,9 +120,30 @@ def _closures(x, items):
     return fns, y
 
 
+class _Base:
+    def step(self, x):
+        return x
+
+
+class _Private(_Base):
+    __scale = 2
+
+    def step(self, x):
+        __total = super().step(x)
+        for i in range(x):
+            if i > self.__scale:
+                __total += i
+        return __total
+
+    def plain(self, x):
+        if x > self.__scale:
+            x = x * 2
+        return x
+
+
 class _AllPasses(naming.Namer):
-    """A namer that reports every jump construct, a nested scope and a declaration: no pass or
-    analysis is skipped."""
+    """A namer that reports every jump construct, a nested scope, a declaration, a ``yield``
+    and a private name: no pass, analysis or walk is skipped."""
 
     def __init__(self, tree):
         super().__init__(tree)
@@ -129,9 +151,11 @@ class _AllPasses(naming.Namer):
         self.has_loop_else = True
         self.has_scopes = True
         self.has_declarations = True
+        self.has_yield = True
+        self.has_private = True
 
 
-@pytest.mark.parametrize("fn", [_program, _plain, _closures])
+@pytest.mark.parametrize("fn", [_program, _plain, _closures, _Private.step, _Private.plain])
 @pytest.mark.parametrize("features", [None, tf_features.ASSERT_STATEMENTS])
 def test_skipping_what_the_tree_does_not_hold_changes_nothing(fn, features, monkeypatch):
     fast = to_code(fn, experimental_optional_features=features)
@@ -147,6 +171,33 @@ def test_the_namer_records_the_jumps_and_scopes_it_saw():
     assert not namer.jumps and not namer.has_loop_else and not namer.has_scopes
     namer = naming.Namer(conversion.parse_function(_closures).node)
     assert namer.has_scopes and namer.has_declarations
+
+
+def _holding_nodes(node) -> list:
+    """The attributes of ``node`` that hold nodes other than markers (Load, Add...)."""
+    out = []
+    for k, v in node.__dict__.items():
+        values = v if isinstance(v, list) else [v]
+        if any(isinstance(c, gast.AST) and not isinstance(c, naming._MARKER_KINDS)
+               for c in values):
+            out.append(k)
+    return out
+
+
+@pytest.mark.parametrize("fn", [_program, _closures, _Private.step])
+def test_the_walks_read_every_attribute_that_holds_nodes_in_order(fn):
+    trees = [conversion.parse_function(fn).node, conversion.convert_function(fn).tree]
+    trees.append(gast.parse(textwrap.dedent(inspect.getsource(fn))))  # (gast's field order)
+    for tree in trees:
+        for node in gast.walk(tree):
+            holding = _holding_nodes(node)
+            assert holding == [f for f in naming.CHILDREN[node.__class__] if f in holding]
+
+
+def test_the_private_names_of_a_method_are_still_mangled():
+    code = to_code(_Private.step)
+    assert "__total" not in code.replace("_Private__total", "")
+    assert "self._Private__scale" in code and "super(__class__, self)" in code
 
 
 def _deep_located(nodes, origin, nested=True):
