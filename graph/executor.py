@@ -45,7 +45,7 @@ import numpy as np
 from graph.errors import GraphError, InvalidArgumentError, OpError
 from graph.ir import Graph, Node, Output
 from graph.ops.tensor_array import append_kernel
-from graph.registry import get_op, silenced
+from graph.registry import _REGISTRY, get_op, silenced
 
 _plan_ids = itertools.count()
 # Compiled plan modules by (graph name, source): a retrace for a new input shape usually
@@ -81,10 +81,11 @@ def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
     nothing needs changes nothing, and is left out."""
     needed: set[int] = set()
     add = needed.add
+    nodes = graph.nodes
     stack = list(map(_node_of, fetches))
-    for op in set(map(_op_of, graph.nodes)):  # (a few distinct ops: test each once)
-        if get_op(op).stateful and op != "ReadVariableOp":
-            stack += [n for n in graph.nodes if n.op == op]
+    for op in set(map(_op_of, nodes)):  # (a few distinct ops: test each once)
+        if (_REGISTRY.get(op) or get_op(op)).stateful and op != "ReadVariableOp":
+            stack += [n for n in nodes if n.op == op]
     pop, extend = stack.pop, stack.extend
     while stack:
         node = pop()
@@ -94,7 +95,7 @@ def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
         extend(map(_node_of, node.inputs))
         if node.control_inputs:
             extend(node.control_inputs)
-    return [n for n in graph.nodes if id(n) in needed]
+    return [n for n in nodes if id(n) in needed]
 
 
 _node_of, _op_of = operator.attrgetter("node"), operator.attrgetter("op")

@@ -69,11 +69,11 @@ def hoist_from(graph: Graph, loop: Node) -> bool:
     waited_on = control_dependents(body)
     moved: list[Node] = []
     moved_ids: set[int] = set()
-    for node in body.nodes:
-        if id(node) in waited_on or not can_hoist(node):
+    for node in body.nodes:  # (the inputs first: ``can_hoist`` may build a kernel)
+        if id(node) in waited_on:
             continue
         if all(i in outer_of or i.node.op == "Const" or id(i.node) in moved_ids
-               for i in node.inputs):
+               for i in node.inputs) and can_hoist(node):
             moved.append(node)
             moved_ids.add(id(node))
     if not moved or all(all(i.node.op == "Const" for i in n.inputs) for n in moved):

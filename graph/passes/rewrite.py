@@ -13,7 +13,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType
-from graph.ir import Graph, Node, Output, TensorType
+from graph.ir import Graph, Node, Output, TensorType, _set_output_index, _set_output_node
 from graph.shapes import TensorShape
 from graph.registry import get_op
 
@@ -162,30 +162,27 @@ def copy_graph(root: Graph, library: bool = True, family: list | None = None) ->
                         seen.add(id(h))
                         graphs.append(h)
     gmap: dict[int, Graph] = {}
-    shared: dict[int, object] = {}
+    shared: dict[int, object] = {}  # id of a naming table -> its copy (graphs may share one)
     new_library: dict[str, Graph] = {}
     new_graph = Graph.__new__
-
-    def fresh(obj, make):
-        made = shared.get(id(obj))
-        if made is None:
-            made = shared[id(obj)] = make(obj)
-        return made
-
     root_library = root.library
     for g in graphs:
         new = new_graph(Graph)
-        new.__dict__.update(g.__dict__)
-        new.nodes, new.inputs, new.outputs, new.captures = [], [], [], {}
-        new.library = new_library if g.library is root_library else fresh(g.library, dict)
-        new._name_counts = fresh(g._name_counts, dict)
-        new._used_names = fresh(g._used_names, set)
-        new._scopes = list(g._scopes)
+        d = new.__dict__
+        d.update(g.__dict__)
+        d["nodes"], d["inputs"], d["outputs"], d["captures"] = [], [], [], {}
+        lib = g.library
+        d["library"] = new_library if lib is root_library else \
+            shared.get(id(lib)) or shared.setdefault(id(lib), dict(lib))
+        counts, used = g._name_counts, g._used_names
+        d["_name_counts"] = shared.get(id(counts)) or shared.setdefault(id(counts), counts.copy())
+        d["_used_names"] = shared.get(id(used)) or shared.setdefault(id(used), used.copy())
+        d["_scopes"] = g._scopes.copy()
         gmap[id(g)] = new
     # id of an original node -> (its copy, the copy's output 0): inputs are looked up here
     copies: dict[int, tuple[Node, Output]] = {}
     get = copies.get
-    new_node = Node.__new__
+    new_node, new_output = Node.__new__, Output.__new__
 
     def out(o: Output) -> Output:
         found = get(id(o.node))
@@ -195,24 +192,27 @@ def copy_graph(root: Graph, library: bool = True, family: list | None = None) ->
 
     for g in graphs:
         new = gmap[id(g)]
-        nodes = new.nodes
+        append = new.nodes.append
         for node in g.nodes:
-            # Node.__init__ copies its lists again; these are fresh already.
+            # Node.__init__ copies its lists again, Output.__init__ is a frame: both inlined.
             copy = new_node(Node)
             copy.graph, copy.name, copy.op, copy.origin = new, node.name, node.op, node.origin
             ins = []
             for o in node.inputs:
                 found = get(id(o.node))
-                ins.append(o if found is None else Output(found[0], o.index) if o.index
-                           else found[1])
+                ins.append(o if found is None else found[1] if not o.index
+                           else Output(found[0], o.index))
             copy.inputs = ins
             controls = node.control_inputs
             copy.control_inputs = [get(id(c), (c,))[0] for c in controls] if controls else []
             copy.attrs = map_graphs(node.attrs, gmap) if id(node) in holders \
                 else node.attrs.copy()
             copy.outputs = node.outputs.copy()
-            copies[id(node)] = (copy, Output(copy, 0))
-            nodes.append(copy)
+            first = new_output(Output)
+            _set_output_node(first, copy)
+            _set_output_index(first, 0)
+            copies[id(node)] = (copy, first)
+            append(copy)
     for g in graphs:
         new = gmap[id(g)]
         new.outer = gmap.get(id(g.outer), g.outer) if g.outer is not None else None

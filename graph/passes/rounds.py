@@ -60,7 +60,7 @@ def run_default(root: Graph, max_rounds: int, family: list[Graph] | None = None)
 def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
     """One round over ``work`` (innermost first); the ids of graphs to run again."""
     again: set[int] = set()
-    loops = False  # (the local passes never add nor remove a loop)
+    looping: list[Graph] = []  # (the local passes never add a loop)
     for g in work:
         ops = {n.op for n in g.nodes}
         if "ReadVariableOp" in ops:
@@ -73,11 +73,12 @@ def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
             cse.cse_in_place(g)
         else:
             _local_passes(g)
-        loops = loops or not ops.isdisjoint(hoisting.WHILE_OPS)
+        if not ops.isdisjoint(hoisting.WHILE_OPS):
+            looping.append(g)
     touched: list[Graph] = []
-    if loops:  # (else nothing to hoist)
+    if looping:  # (only a graph holding a loop hoists)
         shared = hoisting._shared_bodies(root, family)
-        for g in work:
+        for g in looping:
             hoisting.hoist_in_place(g, shared, touched)
     again.update(id(g) for g in touched)
     for g in work:
