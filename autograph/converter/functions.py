@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.naming import CHILDREN
+from autograph.converter.naming import CHILDREN, is_private
 
 from autograph.converter import templates
 
@@ -39,10 +39,6 @@ def _params(fn) -> list:
             if x is not None]
 
 
-def _private(name: str) -> bool:  # (naming.Namer tells the same)
-    return name[:2] == "__" and name[-2:] != "__" and "." not in name
-
-
 def _check_and_fix(fn, ctx) -> None:
     """One walk of the whole tree: ``yield`` in ``fn`` itself (not in nested scopes) is an
     error; zero-argument ``super()`` gets ``__class__`` and the first parameter of the
@@ -59,18 +55,18 @@ def _check_and_fix(fn, ctx) -> None:
         node, top, self_name, prefix = stack.pop()
         cls = node.__class__
         if cls is gast.Name:
-            if prefix is not None and _private(node.id):
+            if prefix is not None and is_private(node.id):
                 node.id = prefix + node.id
             continue
         if cls is gast.Constant:
             continue
         if prefix is not None:
             if cls is gast.Attribute:
-                if _private(node.attr):
+                if is_private(node.attr):
                     node.attr = prefix + node.attr
             elif cls is gast.Global or cls is gast.Nonlocal:
-                node.names = [prefix + n if _private(n) else n for n in node.names]
-            elif cls in _SCOPES and cls is not gast.Lambda and _private(node.name):
+                node.names = [prefix + n if is_private(n) else n for n in node.names]
+            elif cls in _SCOPES and cls is not gast.Lambda and is_private(node.name):
                 node.name = prefix + node.name
         if cls is gast.Yield or cls is gast.YieldFrom:
             if top:

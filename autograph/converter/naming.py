@@ -115,7 +115,7 @@ _NAMER_CASES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, 
                           gast.Global, gast.Nonlocal, gast.Yield, gast.YieldFrom}) | _JUMPS
 
 
-def _private(name: str) -> bool:
+def is_private(name: str) -> bool:
     """``__x``: a name Python mangles inside a class (not ``__x__``)."""
     return name[:2] == "__" and name[-2:] != "__" and "." not in name
 
@@ -155,7 +155,7 @@ class Namer:
             elif cls is gast.Constant:
                 continue
             elif cls is gast.Attribute:
-                if node.attr[:2] == "__" and _private(node.attr):
+                if node.attr[:2] == "__" and is_private(node.attr):
                     self.has_private = True
             elif cls in _NAMER_CASES:
                 if cls in _SCOPE_NODES and node is not tree:
@@ -175,11 +175,11 @@ class Namer:
                 elif cls in _JUMPS:
                     self.jumps.add(cls)
                 elif cls is gast.AsyncFunctionDef:
-                    if _private(node.name):
+                    if is_private(node.name):
                         self.has_private = True
                 elif cls is gast.Global or cls is gast.Nonlocal:
                     self.has_declarations = True
-                    if any(_private(n) for n in node.names):
+                    if any(is_private(n) for n in node.names):
                         self.has_private = True
                 elif cls is gast.Yield or cls is gast.YieldFrom:
                     self.has_yield = True
@@ -196,7 +196,7 @@ class Namer:
                     stack.append((v, kept))
 
         if not self.has_private:  # (names: used holds every identifier but attributes')
-            self.has_private = any(n[:2] == "__" and _private(n) for n in used)
+            self.has_private = any(n[:2] == "__" and is_private(n) for n in used)
         # Outermost first: a nested def is indented further than the def containing it.
         self.functions.sort(key=lambda f: (f.col_offset, f.lineno))
 
