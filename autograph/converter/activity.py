@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.naming import BLOCKS, CHILDREN, push_children
+from autograph.converter.naming import BLOCKS, push_children
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -201,15 +201,7 @@ def loads_name(node, name: str) -> bool:
             return True
         if isinstance(n, gast.Constant):
             continue
-        d = n.__dict__  # (push_children, written in place: this runs for every node)
-        for f in CHILDREN[n.__class__]:
-            v = d.get(f)
-            if v.__class__ is list:
-                for c in v:
-                    if c is not None:
-                        stack.append(c)
-            elif v is not None:
-                stack.append(v)
+        push_children(n, stack)
     return False
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converter.naming import BLOCKS, CHILDREN, TRY
+from autograph.converter.naming import BLOCKS, TRY, push_children
 
 from autograph.converter.activity import (_target_symbols, modified_names, modified_symbols,
                                           nested_scopes, reads, scope_declarations,
@@ -143,15 +143,7 @@ class FunctionAnalysis:
                 names.add(n.target.id)
             elif cls is gast.Call and "ag_reads_locals" in n.__dict__:
                 names |= self.locals  # locals(), eval(s): any local may be read here
-            d = n.__dict__  # (push_children, written in place: this runs for every node)
-            for f in CHILDREN[cls]:
-                v = d.get(f)
-                if v.__class__ is list:
-                    for c in v:
-                        if c is not None:
-                            stack.append(c)
-                elif v is not None:
-                    stack.append(v)
+            push_children(n, stack)
         found = self._reads[id(node)] = (loads, names)
         return found
 
