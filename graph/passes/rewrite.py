@@ -162,21 +162,25 @@ def copy_graph(root: Graph, library: bool = True, family: list | None = None) ->
                         seen.add(id(h))
                         graphs.append(h)
     gmap: dict[int, Graph] = {}
-    shared: dict[int, object] = {}  # id of a naming table -> its copy (graphs may share one)
+    shared: dict[int, object] = {}  # id of a table -> its copy (graphs may share one)
     new_library: dict[str, Graph] = {}
     new_graph = Graph.__new__
+
+    def fresh(table):
+        made = shared.get(id(table))
+        if made is None:
+            made = shared[id(table)] = table.copy()
+        return made
+
     root_library = root.library
     for g in graphs:
         new = new_graph(Graph)
         d = new.__dict__
         d.update(g.__dict__)
         d["nodes"], d["inputs"], d["outputs"], d["captures"] = [], [], [], {}
-        lib = g.library
-        d["library"] = new_library if lib is root_library else \
-            shared.get(id(lib)) or shared.setdefault(id(lib), dict(lib))
-        counts, used = g._name_counts, g._used_names
-        d["_name_counts"] = shared.get(id(counts)) or shared.setdefault(id(counts), counts.copy())
-        d["_used_names"] = shared.get(id(used)) or shared.setdefault(id(used), used.copy())
+        d["library"] = new_library if g.library is root_library else fresh(g.library)
+        d["_name_counts"] = fresh(g._name_counts)
+        d["_used_names"] = fresh(g._used_names)
         d["_scopes"] = g._scopes.copy()
         gmap[id(g)] = new
     # id of an original node -> (its copy, the copy's output 0): inputs are looked up here
