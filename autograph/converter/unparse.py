@@ -181,14 +181,10 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
         self.traverse(node.value)
 
     def visit_Return(self, node):
-        value = node.value
-        if value is None:
+        if node.value is None:
             return self.fill("return")
         self.fill("return ")
-        if value.__class__ is _NAME and value.ctx.__class__ is not _PARAM:
-            self._source.append(value.id)
-        else:
-            self.traverse(value)
+        self.traverse(node.value)
 
     def visit_Assign(self, node):
         if node.type_comment is not None or self._type_ignores:
@@ -196,17 +192,10 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
         self.fill()
         write = self._source.append
         for target in node.targets:
-            if target.__class__ is _NAME and target.ctx.__class__ is not _PARAM:
-                write(target.id)
-            else:
-                self._precedences[target] = _TUPLE
-                self.traverse(target)
+            self._precedences[target] = _TUPLE
+            self.traverse(target)
             write(" = ")
-        value = node.value
-        if value.__class__ is _NAME and value.ctx.__class__ is not _PARAM:
-            write(value.id)
-        else:
-            self.traverse(value)
+        self.traverse(node.value)
 
     def visit_Constant(self, node):
         cls = node.value.__class__
@@ -218,9 +207,6 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
 
     def visit_Attribute(self, node):
         value = node.value
-        if value.__class__ is _NAME and value.ctx.__class__ is not _PARAM:
-            self._source.append(value.id + "." + node.attr)
-            return
         self._precedences[value] = _ATOM
         self.traverse(value)
         if isinstance(value, (gast.Constant, ast.Constant)) and isinstance(value.value, int):
@@ -228,23 +214,16 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
         self._source.append("." + node.attr)
 
     def visit_Call(self, node):
-        func = node.func
+        self._precedences[node.func] = _ATOM
+        self.traverse(node.func)
         source = self._source
-        if func.__class__ is _NAME and func.ctx.__class__ is not _PARAM:
-            source.append(func.id)
-        else:
-            self._precedences[func] = _ATOM
-            self.traverse(func)
         source.append("(")
         comma = False
         for e in node.args:
             if comma:
                 source.append(", ")
             comma = True
-            if e.__class__ is _NAME and e.ctx.__class__ is not _PARAM:
-                source.append(e.id)
-            else:
-                self.traverse(e)
+            self.traverse(e)
         for e in node.keywords:
             if comma:
                 source.append(", ")
@@ -267,10 +246,7 @@ class _GastUnparser(ast._Unparser):  # noqa: SLF001  (stable since Python 3.9)
                 if comma:
                     source.append(", ")
                 comma = True
-                if e.__class__ is _NAME and e.ctx.__class__ is not _PARAM:
-                    source.append(e.id)
-                else:
-                    self.traverse(e)
+                self.traverse(e)
         if parens:
             source.append(")")
 
@@ -317,8 +293,7 @@ _CMPOPS = {getattr(module, name): f" {op} "
            for name, op in ast._Unparser.cmpops.items()  # noqa: SLF001
            for module in (gast, ast)}
 _PLAIN_CONSTANTS = frozenset({str, int, bool, type(None)})
-# (a `Name` not a parameter is its identifier: the methods above write it in place)
-_NAME, _PARAM, _EXPR, _CONSTANT = gast.Name, gast.Param, gast.Expr, gast.Constant
+_EXPR, _CONSTANT = gast.Expr, gast.Constant  # (a def's docstring, checked inline)
 
 
 class _Block:
