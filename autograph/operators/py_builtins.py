@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import runtime
+from graph.errors import GraphError
 from runtime.errors import OperatorNotAllowedInGraphError
 from runtime.origin import current_origin
 from runtime.tensor import SymbolicTensor, Tensor
@@ -78,9 +79,17 @@ def range_(*args):
     return TensorRange(*args)
 
 
+class ScalarIterationError(ValueError, TypeError, GraphError):
+    """A staged loop over a scalar tensor: TensorFlow's ValueError in a graph (its loop asks
+    for the tensor's length), and the TypeError iterating one eagerly raises, so ``except``
+    clauses written for either mode catch it."""
+
+
 def _first_dim(t: SymbolicTensor):
     if t.shape.rank == 0:
-        raise TypeError(f"Cannot iterate over a scalar tensor (at {current_origin()}).")
+        raise ScalarIterationError(
+            f"Cannot iterate over a scalar tensor: len requires a non-scalar tensor, got one "
+            f"of shape {t.shape} (at {current_origin()}).")
     if t.shape.rank is not None and t.shape[0] is not None:
         return t.shape[0]
     return runtime.shape(t)[0]

@@ -241,6 +241,19 @@ def test_len_of_a_scalar_tensor_in_a_graph_is_tensorflows_value_error():
         len(tf.constant(1))
 
 
+def test_staged_loop_over_a_scalar_tensor_is_tensorflows_value_error_and_a_type_error():
+    def f(x):
+        total = 0
+        for v in x:
+            total += v
+        return total
+    with pytest.raises(ValueError, match="len requires a non-scalar tensor") as raised:
+        tf.function(f)(tf.constant(3))  # (TensorFlow 2.21: ValueError in a graph)
+    assert isinstance(raised.value, TypeError)  # (what iterating it eagerly raises)
+    with pytest.raises(TypeError, match="Cannot iterate over a scalar tensor"):
+        f(tf.constant(3))
+
+
 def test_python_loop_whose_test_becomes_a_tensor_is_refused():
     def f(x):
         i = 0
