@@ -72,7 +72,7 @@ def _is_internal_code(code) -> bool:
     return internal
 
 
-_ORIGINS: dict = {}  # (id of a code object in _INTERNAL_CODES, line) -> its Origin
+_ORIGINS: dict = {}  # (id of a code object in _INTERNAL_CODES, instruction) -> its Origin
 
 
 _getframe = sys._getframe  # (kept: a program may delete sys._getframe)
@@ -91,14 +91,16 @@ def current_origin() -> Origin | None:
             frame = frame.f_back
     except AttributeError:  # walked off the bottom of the stack: no user frame
         return None
-    key = (id(code), frame.f_lineno)
+    # (keyed by the instruction: ``f_lineno`` scans the code's line table from its start,
+    # thousands of instructions per op deep in a large converted function)
+    key = (id(code), frame.f_lasti)
     origin = _ORIGINS.get(key)
     if origin is None:
-        filename = code.co_filename
+        filename, line = code.co_filename, frame.f_lineno
         mapping = _SOURCE_MAPS.get(filename)
-        origin = None if mapping is None else mapping.get(key[1])
+        origin = None if mapping is None else mapping.get(line)
         if origin is None:
-            origin = Origin(filename, key[1], code.co_name)
+            origin = Origin(filename, line, code.co_name)
         if len(_ORIGINS) > 50_000:  # generated code comes and goes: stay bounded
             _ORIGINS.clear()
         _ORIGINS[key] = origin
