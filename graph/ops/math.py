@@ -14,6 +14,7 @@ from graph import dtypes
 from graph.dtypes import DType, as_dtype, bool_, int64
 from graph.errors import DTypeNotSupportedError, InvalidArgumentError, UnimplementedError
 from graph.ir import TensorType
+from graph.ops import scalar_path
 from graph.ops.infer import broadcast, expect_arity, same_dtype
 from graph.registry import register_op
 from graph.shapes import TensorShape
@@ -288,8 +289,14 @@ for _name, (_kernel, _allowed, _hint) in _BINARY.items():
                 build=_build_add if _name == "AddV2" else _DIVISION_BUILDS.get(_name))
 for _name, _kernel in _COMPARISONS.items():
     register_op(_name, binary_rule(_name, "fi", bool_), _kernel)
+# float32 exp and log of fewer than 8 elements round as TensorFlow's scalar path (scalar_path.py)
+_SCALAR_PATH = {"Exp": np.exp, "Log": np.log}
 for _name, (_kernel, _allowed, _hint) in _UNARY.items():
-    register_op(_name, unary_rule(_name, _allowed, _hint), _kernel)
+    if _name in _SCALAR_PATH:
+        register_op(_name, unary_rule(_name, _allowed, _hint), scalar_path.checked(_kernel),
+                    build=scalar_path.build(_kernel))
+    else:
+        register_op(_name, unary_rule(_name, _allowed, _hint), _kernel)
 for _name, _kernel in _TRUTH.items():
     register_op(_name, binary_rule(_name, "b"), _kernel)
 register_op("LogicalNot", unary_rule("LogicalNot", "b"), np.logical_not)

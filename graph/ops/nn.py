@@ -16,6 +16,7 @@ import numpy as np
 from graph.dtypes import bool_, float32, int32, int64
 from graph.errors import InvalidArgumentError, UnimplementedError
 from graph.ir import TensorType
+from graph.ops import scalar_path
 from graph.ops.array import _shape_value
 from graph.ops.infer import check_dtype, expect_arity, same_dtype
 from graph.registry import register_op
@@ -98,10 +99,13 @@ def _softmax_infer(op: str):
     return infer
 
 
+_exp, _log = scalar_path.checked(np.exp), scalar_path.checked(np.log)  # (as TensorFlow rounds)
+
+
 def _softmax(x):
     if x.size == 0:  # (no rows, or rows of nothing: an empty result, not a max of nothing)
         return x.copy()
-    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    e = _exp(x - np.max(x, axis=-1, keepdims=True))
     return e / np.sum(e, axis=-1, keepdims=True)
 
 
@@ -109,7 +113,7 @@ def _log_softmax(x):
     if x.size == 0:
         return x.copy()
     shifted = x - np.max(x, axis=-1, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+    return shifted - _log(np.sum(_exp(shifted), axis=-1, keepdims=True))
 
 
 register_op("Softmax", _softmax_infer("Softmax"), _softmax)

@@ -22,7 +22,8 @@ from graph.registry import get_op
 WHILE_OPS = ("While", "StatelessWhile")
 # ops that cannot fail once inference accepted their fully known input shapes
 _SAFE_OPS = frozenset({"MatMul", "BatchMatMulV2", "Cast", "Sigmoid", "Relu", "Transpose",
-                       "SquaredDifference", "Identity"})
+                       "SquaredDifference", "Identity",
+                       "Exp", "Log"})  # (not always ufuncs: graph/ops/scalar_path.py)
 
 
 def _through_identities(o: Output) -> Output:
