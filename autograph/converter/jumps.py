@@ -14,7 +14,7 @@ import gast
 
 from autograph.converter import templates
 from autograph.converter.activity import loads_name
-from autograph.converter.naming import BLOCKS, TRY
+from autograph.converter.naming import BLOCKS, CLAUSES, TRY
 
 NONE, MAYBE, ALWAYS = 0, 1, 2
 _LOOPS = (gast.While, gast.For)
@@ -210,17 +210,19 @@ def remove_unread_flag(fn, flag: str) -> None:
     if loads_name(body, flag):  # (the walk also sees the extra tests attached to for loops)
         return
     blocks = [fn]
-    for node in blocks:
-        for f in ("body", "orelse", "finalbody", "handlers", "cases"):
-            blocks.extend(s for s in getattr(node, f, None) or () if isinstance(s, gast.AST))
-    for node in blocks:
-        for f in ("body", "orelse", "finalbody"):
-            block = getattr(node, f, None)
-            if isinstance(block, list) and block and isinstance(block[0], gast.AST):
-                kept = [s for s in block if not _assigns_flag(s, flag)]
-                if len(kept) != len(block):
-                    needed = f == "body" or (f == "finalbody" and not node.handlers)
-                    setattr(node, f, kept or ([gast.Pass()] if needed else []))
+    for node in blocks:  # (one walk of the statements: BLOCKS names the fields holding them)
+        d = node.__dict__
+        for f in BLOCKS.get(node.__class__, ()):
+            block = d.get(f)
+            if not block:
+                continue
+            blocks.extend(block)
+            if f in CLAUSES:  # (handlers, cases: their bodies are blocks of their own)
+                continue
+            kept = [s for s in block if not _assigns_flag(s, flag)]
+            if len(kept) != len(block):
+                needed = f == "body" or (f == "finalbody" and not node.handlers)
+                d[f] = kept or ([gast.Pass()] if needed else [])
 
 
 def _assigns_flag(s, flag: str) -> bool:

@@ -70,6 +70,18 @@ def _skipped(cls) -> frozenset:
     return skip
 
 
+_METHODS: dict = {}
+
+
+def _methods(cls) -> dict:
+    """Node class -> ``cls``'s visit function, filled as classes are met: one table per
+    transformer class, shared by its instances (each conversion makes new ones)."""
+    table = _METHODS.get(cls)
+    if table is None:
+        table = _METHODS[cls] = {}
+    return table
+
+
 class Transformer(gast.NodeTransformer):
     """A NodeTransformer that also visits the extra loop test attached to ``for`` nodes
     (``ag_extra_test`` is in the node's ``__dict__``, which ``generic_visit`` walks).
@@ -80,7 +92,7 @@ class Transformer(gast.NodeTransformer):
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
-        self._methods: dict = {}
+        self._methods = _methods(type(self))
         self._skip = _skipped(type(self))
 
     def visit(self, node):
