@@ -76,39 +76,44 @@ class FunctionAnalysis:
         self._may_block(fn.body, set(self.params))
 
     def modified(self, node, composite: bool = False) -> list[str]:
-        """``modified_names``/``modified_symbols`` of a statement, memoized (bottom-up)."""
+        """``modified_names``/``modified_symbols`` of a statement, memoized (bottom-up: a
+        compound statement's are its own targets', then its blocks' in order, each once)."""
         key = (id(node), composite)
         found = self._modified.get(key)
         if found is not None:
             return found
-        if isinstance(node, _COMPOUND):
-            targets = [node.target] if isinstance(node, gast.For) else []
-            targets += [i.optional_vars for i in getattr(node, "items", ())
-                        if i.optional_vars is not None]
-            found = []
-            for t in targets:
-                for sym in (_target_symbols(t, []) if composite else target_names(t, [])):
-                    if sym not in found:
-                        found.append(sym)
-            if self._walrus:
-                exprs = [getattr(node, f, None) for f in ("test", "iter")]
-                exprs += [i.context_expr for i in getattr(node, "items", ())]
-                for sym in (modified_symbols if composite else modified_names)(
-                        [e for e in exprs if e is not None]):
-                    if sym not in found:
-                        found.append(sym)
-            children = list(node.body) + list(getattr(node, "orelse", []))
-            children += list(getattr(node, "finalbody", []))
-            for h in getattr(node, "handlers", []):
-                if h.name is not None:
-                    children.append(gast.Assign(targets=[h.name], value=None))
-                children.extend(h.body)
-            for child in children:
-                for sym in self.modified(child, composite):
-                    if sym not in found:
-                        found.append(sym)
-        else:
+        if not isinstance(node, _COMPOUND):
             found = (modified_symbols if composite else modified_names)(node, self._walrus)
+            self._modified[key] = found
+            return found
+        collect = _target_symbols if composite else target_names
+        targets: list = []
+        if node.__class__ is gast.For:
+            collect(node.target, targets)
+        for item in getattr(node, "items", ()):
+            if item.optional_vars is not None:
+                collect(item.optional_vars, targets)
+        if self._walrus:
+            exprs = [getattr(node, f, None) for f in ("test", "iter")]
+            exprs += [i.context_expr for i in getattr(node, "items", ())]
+            targets += (modified_symbols if composite else modified_names)(
+                [e for e in exprs if e is not None])
+        found = []
+        for sym in targets:
+            if sym not in found:
+                found.append(sym)
+        d = node.__dict__
+        for f in BLOCKS[node.__class__]:
+            for child in d[f]:
+                if f == "handlers":  # (`except E as name` assigns name)
+                    names = collect(child.name, []) if child.name is not None else []
+                    for s in child.body:
+                        names += self.modified(s, composite)
+                else:
+                    names = self.modified(child, composite)
+                for sym in names:
+                    if sym not in found:
+                        found.append(sym)
         self._modified[key] = found
         return found
 

@@ -248,3 +248,57 @@ def test_a_conversion_leaves_no_reference_cycle(fn):
 @pytest.mark.parametrize("fn", [_program, _closures])
 def test_to_code_skips_the_lines_but_writes_the_same_text(fn):
     assert to_code(fn) == conversion.convert_function(fn).code()
+
+
+def _handlers(x):
+    for i in range(x):
+        try:
+            x = x - 1
+        except ValueError as first:
+            print(first)
+        except (KeyError, TypeError) as second:
+            x = second
+        finally:
+            done = i
+    return x, done
+
+
+def test_a_compound_statement_modifies_its_targets_then_its_blocks_in_order():
+    from autograph.converter.activity import modified_names, modified_symbols
+    from autograph.converter.dataflow import FunctionAnalysis
+    fn = conversion.parse_function(_handlers).node
+    fa = FunctionAnalysis(fn)
+    loop = fn.body[0]
+    # the handlers' names too (`except E as name` binds name), each symbol once; the
+    # blocks in field order (a try's handlers after its finally), as state is ordered
+    assert fa.modified(loop) == ["i", "x", "done", "first", "second"]
+    assert set(fa.modified(loop)) == set(modified_names(loop))
+    assert fa.modified(loop, composite=True) == fa.modified(loop)
+    assert set(fa.modified(loop, composite=True)) == set(modified_symbols(loop))
+
+
+def _shadows(x):
+    len = abs  # noqa: F841  (binds a builtin name: its calls are converted)
+    return str(x), repr(x)
+
+
+def test_transformers_of_one_class_share_their_visit_methods():
+    from autograph.converter import call_trees
+    from autograph.converter.transformer import Context
+    source = conversion.parse_function(_shadows)
+    ctx = Context(source, naming.Namer(source.node))
+    a = call_trees.CallTreeTransformer(ctx, set())
+    b = call_trees.CallTreeTransformer(ctx, set())
+    assert a._methods is b._methods
+    a.visit(source.node)
+    assert b._methods[gast.Call] is call_trees.CallTreeTransformer.visit_Call
+
+
+def test_shadowed_builtins_are_the_ones_the_function_or_its_module_binds():
+    from autograph.converter import call_trees
+    from autograph.converter.transformer import Context
+    source = conversion.parse_function(_shadows)
+    ctx = Context(source, naming.Namer(source.node), {"repr": 1, "other": 2})
+    assert call_trees.shadowed_builtins(ctx) == {"repr"}  # (len is not a plain builtin)
+    ctx.namer.bound.add("str")
+    assert call_trees.shadowed_builtins(ctx) == {"repr", "str"}
