@@ -141,10 +141,22 @@ class Namer:
         self.has_yield = False  # a `yield` anywhere (functions.check_and_fix looks closer)
         self.has_private = False  # a private name (`__x`) anywhere: in a class, it is mangled
         self.generated: set[str] = set()  # names handed out by new()
+        for scope in self._walk(tree, tree, False):
+            self._walk(scope, tree, True)
+        if not self.has_private:  # (names: used holds every identifier but attributes')
+            self.has_private = any(n[:2] == "__" and is_private(n) for n in self.used)
+        # Outermost first: a nested def is indented further than the def containing it.
+        self.functions.sort(key=lambda f: (f.col_offset, f.lineno))
+
+    def _walk(self, root, tree, kept: bool) -> list:
+        """Records what ``root``'s subtree holds. ``kept``: the subtree is a scope the
+        converter keeps as written (its defs are not the user's functions to convert).
+        Returns the scopes to keep found on the way (not entered: walked as kept after)."""
         used, bound, functions = self.used, self.bound, self.functions
-        stack = [(tree, False)]
+        to_keep = []
+        stack = [root]
         while stack:
-            node, kept = stack.pop()
+            node = stack.pop()
             cls = node.__class__
             if cls is gast.Name:
                 used.add(node.id)
@@ -161,7 +173,9 @@ class Namer:
                 if cls in _SCOPE_NODES and node is not tree:
                     self.has_scopes = True
                     if not kept and keeps_as_is(node):
-                        node.ag_keep = kept = True  # converting it would change what it does
+                        node.ag_keep = True  # converting it would change what it does
+                        to_keep.append(node)
+                        continue
                 if cls is gast.FunctionDef or cls is gast.ClassDef:
                     used.add(node.name)
                     bound.add(node.name)
@@ -191,14 +205,10 @@ class Namer:
                 if v.__class__ is list:
                     for c in v:
                         if c is not None:
-                            stack.append((c, kept))
+                            stack.append(c)
                 elif v is not None:
-                    stack.append((v, kept))
-
-        if not self.has_private:  # (names: used holds every identifier but attributes')
-            self.has_private = any(n[:2] == "__" and is_private(n) for n in used)
-        # Outermost first: a nested def is indented further than the def containing it.
-        self.functions.sort(key=lambda f: (f.col_offset, f.lineno))
+                    stack.append(v)
+        return to_keep
 
     def new(self, base: str) -> str:
         i = self._next.get(base, 0)  # names of a base are handed out in order: resume there
