@@ -112,7 +112,8 @@ _SCOPE_NODES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, 
 _JUMPS = frozenset({gast.Try, gast.TryStar, gast.Break, gast.Continue})
 _NAMER_CASES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
                           gast.alias, gast.Delete, gast.NamedExpr, gast.While, gast.For,
-                          gast.Global, gast.Nonlocal, gast.Yield, gast.YieldFrom}) | _JUMPS
+                          gast.Global, gast.Nonlocal, gast.Yield, gast.YieldFrom,
+                          gast.Return}) | _JUMPS
 
 
 def is_private(name: str) -> bool:
@@ -140,6 +141,7 @@ class Namer:
         self.has_declarations = False  # a `global` or `nonlocal` statement
         self.has_yield = False  # a `yield` anywhere (functions.check_and_fix looks closer)
         self.has_private = False  # a private name (`__x`) anywhere: in a class, it is mangled
+        self.returns = 0  # how many `return` statements the tree holds (outside kept scopes)
         self.generated: set[str] = set()  # names handed out by new()
         for scope in self._walk(tree, tree, False):
             self._walk(scope, tree, True)
@@ -186,6 +188,9 @@ class Namer:
                     bound.add(node.asname or node.name.split(".")[0])
                 elif cls is gast.NamedExpr:
                     self.has_walrus = True
+                elif cls is gast.Return:
+                    if not kept:
+                        self.returns += 1
                 elif cls in _JUMPS:
                     self.jumps.add(cls)
                 elif cls is gast.AsyncFunctionDef:

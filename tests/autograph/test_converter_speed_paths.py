@@ -142,8 +142,8 @@ class _Private(_Base):
 
 
 class _AllPasses(naming.Namer):
-    """A namer that reports every jump construct, a nested scope, a declaration, a ``yield``
-    and a private name: no pass, analysis or walk is skipped."""
+    """A namer that reports every jump construct, a nested scope, a declaration, a ``yield``,
+    a private name and returns inside control flow: no pass, analysis or walk is skipped."""
 
     def __init__(self, tree):
         super().__init__(tree)
@@ -153,6 +153,7 @@ class _AllPasses(naming.Namer):
         self.has_declarations = True
         self.has_yield = True
         self.has_private = True
+        self.returns = -1  # (never the count of a body's own returns)
 
 
 @pytest.mark.parametrize("fn", [_program, _plain, _closures, _Private.step, _Private.plain])
@@ -302,3 +303,22 @@ def test_shadowed_builtins_are_the_ones_the_function_or_its_module_binds():
     assert call_trees.shadowed_builtins(ctx) == {"repr"}  # (len is not a plain builtin)
     ctx.namer.bound.add("str")
     assert call_trees.shadowed_builtins(ctx) == {"repr", "str"}
+
+
+def _returns(x):
+    def inner(y):
+        return y
+
+    def gen():  # (a generator: kept as written)
+        yield x
+        return
+
+    if x:
+        return inner(x)
+    return gen
+
+
+def test_the_namer_counts_the_returns_outside_scopes_kept_as_written():
+    assert naming.Namer(conversion.parse_function(_plain).node).returns == 1
+    # the def's, the branch's and the last; not the generator's
+    assert naming.Namer(conversion.parse_function(_returns).node).returns == 3
