@@ -4,18 +4,18 @@ from __future__ import annotations
 import gast
 
 from autograph.converter import jumps, templates
-from autograph.converter.transformer import StatementTransformer, user_functions
+from autograph.converter.transformer import user_functions
 
 
-class ContinueTransformer(StatementTransformer):
+class ContinueTransformer(jumps.LoopJumpTransformer):
     def visit_FunctionDef(self, node):
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef  # (coroutines stay as written)
+    visit_Continue = jumps.LoopJumpTransformer._jump
 
     def _loop(self, node):
-        node.body = self.visit_block(node.body)
-        if not jumps.contains(node.body, gast.Continue, into_loops=False):
+        if not self.visit_loop_body(node):
             return node
         flag = self.ctx.namer.new("continue_")
         self.ctx.flags.add(flag)

@@ -15,6 +15,7 @@ import gast
 from autograph.converter import templates
 from autograph.converter.activity import loads_name
 from autograph.converter.naming import BLOCKS, CLAUSES, TRY
+from autograph.converter.transformer import StatementTransformer
 
 NONE, MAYBE, ALWAYS = 0, 1, 2
 _LOOPS = (gast.While, gast.For)
@@ -167,6 +168,31 @@ class BlockLowering:
             for case in s.cases:
                 case.body = templates.located(self.block(case.body) or [gast.Pass()], s)
         return [s]
+
+
+class LoopJumpTransformer(StatementTransformer):
+    """The base of the ``break`` and ``continue`` lowerings: as it visits a loop's body, it
+    notes whether the body holds a jump of the kind the subclass marks with ``_jump`` (one
+    of the loop's own: not in a nested loop or function), which would otherwise take a
+    second walk of the body (``contains(body, kind, into_loops=False)``)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self._open: list = []  # per loop whose body is being visited: whether it jumps
+
+    def visit_loop_body(self, loop) -> bool:
+        """Visits ``loop.body``; returns whether it holds a jump of the loop's own."""
+        self._open.append(False)
+        try:
+            loop.body = self.visit_block(loop.body)
+        finally:
+            jumps = self._open.pop()
+        return jumps
+
+    def _jump(self, node):
+        if self._open:
+            self._open[-1] = True
+        return node
 
 
 def irrefutable(case) -> bool:

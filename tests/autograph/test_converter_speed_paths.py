@@ -322,3 +322,51 @@ def test_the_namer_counts_the_returns_outside_scopes_kept_as_written():
     assert naming.Namer(conversion.parse_function(_plain).node).returns == 1
     # the def's, the branch's and the last; not the generator's
     assert naming.Namer(conversion.parse_function(_returns).node).returns == 3
+
+
+def _loop_jumps(xs):
+    for x in xs:
+        for y in xs:
+            if y:
+                break
+        else:  # (a jump here would be the outer loop's: the break pass moves it out first)
+            x = 0
+        while x:
+            def inner():
+                for z in xs:
+                    continue
+            try:
+                x -= 1
+            except ValueError:
+                break
+        for y in xs:
+            with open(y) as f:
+                if f:
+                    continue
+            match y:
+                case 1:
+                    break
+    return xs
+
+
+@pytest.mark.parametrize("kind", [gast.Break, gast.Continue])
+def test_the_loops_jumps_noted_while_visiting_are_the_ones_a_walk_finds(kind):
+    from autograph.converter import jumps
+
+    class Probe(jumps.LoopJumpTransformer):
+        visit_FunctionDef = lambda self, node: node  # noqa: E731
+        seen: list = []
+
+        def _loop(self, node):
+            expected = jumps.contains(node.body, kind, into_loops=False)
+            self.seen.append((self.visit_loop_body(node), expected))
+            node.orelse = self.visit_block(node.orelse)
+            return node
+
+        visit_For = visit_While = _loop
+
+    setattr(Probe, "visit_" + kind.__name__, jumps.LoopJumpTransformer._jump)
+    fn = conversion.parse_function(_loop_jumps).node
+    Probe(None).visit_block(fn.body)
+    assert len(Probe.seen) == 4 and {s[1] for s in Probe.seen} == {True, False}
+    assert all(noted == found for noted, found in Probe.seen)
