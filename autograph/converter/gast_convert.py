@@ -101,13 +101,12 @@ def _generated_converter(ast_cls, cls):
         else:
             value = "C[s[{f!r}].__class__](s[{f!r}])"
         fields.append(f"{f!r}: " + value.format(f=f))
-    locations = [a for a in _LOCATION if a in ast_cls._attributes]
+    fields += [f"{a!r}: s[{a!r}]" for a in _LOCATION if a in ast_cls._attributes]
     source = (f"def convert(node):\n"
               f"    s = node.__dict__\n"
               f"    try:\n"
               f"        d = {{{', '.join(fields)}}}\n"
-              + "".join(f"        d[{a!r}] = s[{a!r}]\n" for a in locations)
-              + "    except KeyError:  # (a node built by hand, lacking a field or location)\n"
+              "    except KeyError:  # (a node built by hand, lacking a field or location)\n"
               f"        return _generic(node)\n"
               f"    new = NEW(G)\n"
               f"    new.__dict__ = d\n"
