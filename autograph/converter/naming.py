@@ -43,15 +43,13 @@ def _child_fields(cls) -> tuple:
 _MARKER_KINDS = _MARKERS + (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
-class _Children(dict):
-    def __missing__(self, cls):
-        fields = self[cls] = _child_fields(cls) if issubclass(cls, gast.AST) else ()
-        return fields
-
-
 # Node class -> the fields that may hold nodes: the walks read these only, not every
-# attribute (a Name has eight: its identifier, context, annotation and location).
-CHILDREN = _Children()
+# attribute (a Name has eight: its identifier, context, annotation and location). Filled
+# once for every class (a plain dict: a subclass with __missing__ is slower to read in every
+# walk); stdlib ast nodes have none for the walks.
+CHILDREN = {c: () for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.AST)}
+CHILDREN.update({c: _child_fields(c) for c in vars(gast).values()
+                 if isinstance(c, type) and issubclass(c, gast.AST)})
 
 
 def push_children(node, stack: list) -> None:
