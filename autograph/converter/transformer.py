@@ -135,7 +135,10 @@ class Transformer(gast.NodeTransformer):
             new = self.visit(s)
             if new is None:
                 continue
-            out.extend(new if isinstance(new, list) else [new])
+            if new.__class__ is list:
+                out.extend(new)
+            else:
+                out.append(new)
         return out
 
 
