@@ -45,10 +45,13 @@ def _with_targets(node) -> list[str]:
 class FunctionAnalysis:
     """Annotates the statements of one function (not of functions nested in it)."""
 
-    def __init__(self, fn, walrus: bool = True, scopes: bool = True, declarations: bool = True):
-        """``walrus``, ``scopes``, ``declarations``: whether the tree may hold a ``:=``, a
-        nested def/lambda/class, a ``global``/``nonlocal`` (False skips looking for them)."""
+    def __init__(self, fn, walrus: bool = True, scopes: bool = True, declarations: bool = True,
+                 composites: bool = True):
+        """``walrus``, ``scopes``, ``declarations``, ``composites``: whether the tree may hold
+        a ``:=``, a nested def/lambda/class, a ``global``/``nonlocal``, an assignment to an
+        attribute or item (False skips looking for them)."""
         self._walrus = walrus  # False: the code has no `:=`, expressions assign nothing
+        self._composites = composites  # False: the symbols a statement modifies are its names
         self._modified: dict = {}
         self.flagged_loads: list = []  # loads of locals that may be unassigned (for ag__.ld)
         self.globals, self.nonlocals = scope_declarations(fn) if declarations else (set(), set())
@@ -78,6 +81,7 @@ class FunctionAnalysis:
     def modified(self, node, composite: bool = False) -> list[str]:
         """``modified_names``/``modified_symbols`` of a statement, memoized (bottom-up: a
         compound statement's are its own targets', then its blocks' in order, each once)."""
+        composite = composite and self._composites  # (no `a.b =`: the same list, once)
         key = (id(node), composite)
         found = self._modified.get(key)
         if found is not None:

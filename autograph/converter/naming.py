@@ -111,7 +111,7 @@ _JUMPS = frozenset({gast.Try, gast.TryStar, gast.Break, gast.Continue})
 _NAMER_CASES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
                           gast.alias, gast.Delete, gast.NamedExpr, gast.While, gast.For,
                           gast.Global, gast.Nonlocal, gast.Yield, gast.YieldFrom,
-                          gast.Return}) | _JUMPS
+                          gast.Return, gast.Subscript}) | _JUMPS
 
 
 def is_private(name: str) -> bool:
@@ -140,6 +140,7 @@ class Namer:
         self.has_yield = False  # a `yield` anywhere (functions.check_and_fix looks closer)
         self.has_private = False  # a private name (`__x`) anywhere: in a class, it is mangled
         self.returns = 0  # how many `return` statements the tree holds (outside kept scopes)
+        self.has_composite_targets = False  # `a.b = ...`, `a[i] += ...`, `del a.b`...
         self.generated: set[str] = set()  # names handed out by new()
         for scope in self._walk(tree, tree, False):
             self._walk(scope, tree, True)
@@ -169,8 +170,13 @@ class Namer:
             elif cls is gast.Attribute:
                 if node.attr[:2] == "__" and is_private(node.attr):
                     self.has_private = True
+                if node.ctx.__class__ is not gast.Load:
+                    self.has_composite_targets = True
             elif cls in _NAMER_CASES:
-                if cls in _SCOPE_NODES and node is not tree:
+                if cls is gast.Subscript:
+                    if node.ctx.__class__ is not gast.Load:
+                        self.has_composite_targets = True
+                elif cls in _SCOPE_NODES and node is not tree:
                     self.has_scopes = True
                     if not kept and keeps_as_is(node):
                         node.ag_keep = True  # converting it would change what it does

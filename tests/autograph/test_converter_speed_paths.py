@@ -143,7 +143,8 @@ class _Private(_Base):
 
 class _AllPasses(naming.Namer):
     """A namer that reports every jump construct, a nested scope, a declaration, a ``yield``,
-    a private name and returns inside control flow: no pass, analysis or walk is skipped."""
+    a private name, returns inside control flow and assigned attributes: no pass, analysis
+    or walk is skipped."""
 
     def __init__(self, tree):
         super().__init__(tree)
@@ -154,9 +155,21 @@ class _AllPasses(naming.Namer):
         self.has_yield = True
         self.has_private = True
         self.returns = -1  # (never the count of a body's own returns)
+        self.has_composite_targets = True
 
 
-@pytest.mark.parametrize("fn", [_program, _plain, _closures, _Private.step, _Private.plain])
+def _composites(obj, lst, d):
+    for i in range(len(lst)):
+        if lst[i] > 0:
+            obj.total = obj.total + lst[i]
+            lst[i] += 1
+        else:
+            del d["k"]
+    return obj
+
+
+@pytest.mark.parametrize("fn", [_program, _plain, _closures, _Private.step, _Private.plain,
+                                _composites])
 @pytest.mark.parametrize("features", [None, tf_features.ASSERT_STATEMENTS])
 def test_skipping_what_the_tree_does_not_hold_changes_nothing(fn, features, monkeypatch):
     fast = to_code(fn, experimental_optional_features=features)
@@ -171,7 +184,11 @@ def test_the_namer_records_the_jumps_and_scopes_it_saw():
     namer = naming.Namer(conversion.parse_function(_plain).node)
     assert not namer.jumps and not namer.has_loop_else and not namer.has_scopes
     namer = naming.Namer(conversion.parse_function(_closures).node)
-    assert namer.has_scopes and namer.has_declarations
+    assert namer.has_scopes and namer.has_declarations and not namer.has_composite_targets
+    assert naming.Namer(conversion.parse_function(_composites).node).has_composite_targets
+    assert naming.Namer(gast.parse("x = a.b[c]\nf(a.b, c[d])")).has_composite_targets is False
+    for source in ("a.b = 1", "a[0] += 1", "del a.b", "(x, *a[1:]) = y", "with f() as a.b: pass"):
+        assert naming.Namer(gast.parse(source)).has_composite_targets, source
 
 
 def _holding_nodes(node) -> list:
