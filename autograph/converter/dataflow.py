@@ -21,6 +21,13 @@ from autograph.converter.activity import (_target_symbols, modified_names, modif
 from autograph.converter.jumps import irrefutable
 
 _COMPOUND = (gast.If, gast.While, gast.For, gast.With) + TRY
+# The statements the analyses have rules of their own for (blocks, exits, definitions); the
+# others (most statements) are met first, by one test
+_WITH_BLOCKS = _COMPOUND + (gast.Match,)
+_OWN_RULES = _WITH_BLOCKS + (gast.Return, gast.Raise, gast.FunctionDef, gast.AsyncFunctionDef,
+                             gast.ClassDef)
+_ASSIGNING = (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.Import, gast.ImportFrom,
+              gast.Delete)
 _NESTED = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
                      gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp})
 _EMPTY = frozenset()
@@ -165,6 +172,10 @@ class FunctionAnalysis:
         return live
 
     def _live_stmt(self, s, out: set) -> set:
+        if not isinstance(s, _OWN_RULES):
+            if isinstance(s, _ASSIGNING):
+                return (out - set(self.modified(s))) | self.reads(s)
+            return out | self.reads(s)
         if isinstance(s, gast.If):
             s.ag_live_out = out
             s.ag_live_body_in = self._live_block(s.body, out)
@@ -219,12 +230,7 @@ class FunctionAnalysis:
             return live
         if isinstance(s, (gast.Return, gast.Raise)):
             return self.reads(s) | self._exits
-        if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            return (out - {s.name}) | self.reads(s)
-        if isinstance(s, (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.Import,
-                          gast.ImportFrom, gast.Delete)):
-            return (out - set(self.modified(s))) | self.reads(s)
-        return out | self.reads(s)
+        return (out - {s.name}) | self.reads(s)  # (a def or class)
 
     # -- definedness (forward) --------------------------------------------------------------
     # A set of surely-defined names; None means "unreachable" (everything counts as defined).
@@ -257,6 +263,13 @@ class FunctionAnalysis:
         return d
 
     def _defined_stmt(self, s, d):
+        if not isinstance(s, _OWN_RULES):
+            self._mark(s, d)
+            if d is None:
+                return None
+            if isinstance(s, gast.Delete):
+                return d - set(self.modified(s))
+            return d | set(self.modified(s))
         if isinstance(s, gast.If):
             self._mark(s.test, d)
             s.ag_defined_in = d
@@ -308,14 +321,7 @@ class FunctionAnalysis:
         if isinstance(s, (gast.Return, gast.Raise)):
             self._mark(s, d)
             return None
-        if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            return None if d is None else d | {s.name}
-        self._mark(s, d)
-        if d is None:
-            return None
-        if isinstance(s, gast.Delete):
-            return d - set(self.modified(s))
-        return d | set(self.modified(s))
+        return None if d is None else d | {s.name}  # (a def or class)
 
     # -- possibly bound (forward): names some assignment in the current scope reaches ------
     # The scope is the one of the *converted* code: the branches of an `if` and the body of a
@@ -359,6 +365,8 @@ class FunctionAnalysis:
         return d
 
     def _may_stmt(self, s, d: set) -> set:
+        if not isinstance(s, _WITH_BLOCKS):
+            return d if isinstance(s, gast.Delete) else d | set(self.modified(s))
         if isinstance(s, (gast.If, gast.While, gast.For)):
             s.ag_maybe_defined_in = d
             carried = self.state_names(s)
@@ -377,14 +385,10 @@ class FunctionAnalysis:
                 name = {h.name.id} if isinstance(h.name, gast.Name) else set()
                 after |= self._may_block(h.body, anywhere | name)
             return self._may_block(s.finalbody, after | anywhere)
-        if isinstance(s, gast.Match):
-            after = d
-            for case in s.cases:
-                after = after | self._may_block(case.body, d | set(modified_names(case.pattern)))
-            return after
-        if isinstance(s, gast.Delete):
-            return d
-        return d | set(self.modified(s))
+        after = d  # (a match)
+        for case in s.cases:
+            after = after | self._may_block(case.body, d | set(modified_names(case.pattern)))
+        return after
 
     def _mark(self, node, defined):
         """Records loads in ``node`` (outside nested scopes) of locals that may be unassigned."""
