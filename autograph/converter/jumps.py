@@ -230,10 +230,11 @@ def add_loop_condition(loop, flag: str) -> None:
         loop.ag_extra_test = templates.located(test, loop)
 
 
-def remove_unread_flag(fn, flag: str) -> None:
-    """Deletes the assignments to ``flag`` when nothing reads it."""
+def remove_unread_flag(fn, flag: str, maybe_read: bool = True) -> None:
+    """Deletes the assignments to ``flag`` when nothing reads it (``maybe_read=False``: the
+    caller knows nothing does)."""
     body = fn.body if isinstance(fn, (gast.FunctionDef, gast.Lambda)) else [fn]
-    if loads_name(body, flag):  # (the walk also sees the extra tests attached to for loops)
+    if maybe_read and loads_name(body, flag):  # (the walk also sees for loops' extra tests)
         return
     blocks = [fn]
     for node in blocks:  # (one walk of the statements: BLOCKS names the fields holding them)

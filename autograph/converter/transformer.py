@@ -24,7 +24,7 @@ class Context:
     namer: Namer
     globals: dict = field(default_factory=dict)
     flags: set = field(default_factory=set)  # generated jump flags (do_return, break_...)
-    continue_loops: list = field(default_factory=list)  # (loop, its continue_ flag)
+    continue_loops: list = field(default_factory=list)  # (loop, its continue_ flag, read?)
     expressions: list = field(default_factory=list)  # and/or/not, a if c else b: rewritten last
     generated_names: list = field(default_factory=list)  # tuples: ag__.locals_(names) (calls)
     options: ConversionOptions = DEFAULT

@@ -387,3 +387,44 @@ def test_the_loops_jumps_noted_while_visiting_are_the_ones_a_walk_finds(kind):
     Probe(None).visit_block(fn.body)
     assert len(Probe.seen) == 4 and {s[1] for s in Probe.seen} == {True, False}
     assert all(noted == found for noted, found in Probe.seen)
+
+
+def _continues(xs):
+    total = 0
+    for x in xs:  # (moved into the else branch: the flag is never read)
+        if x is None:
+            continue
+        total += x
+    for x in xs:  # (guarded: read)
+        if x > 0:
+            if x > 5:
+                continue
+            total -= 1
+        total += 1
+    for x in xs:
+        try:
+            total += 1
+        finally:
+            if x:
+                continue
+    while total > 0:
+        total -= 1
+        if total == 3:
+            return total
+        if total == 2:
+            continue
+        total -= 1
+    return total
+
+
+@pytest.mark.parametrize("fn", [_continues, _program, _loop_jumps])
+def test_a_continue_flag_known_unread_is_removed_as_a_walk_would_find(fn, monkeypatch):
+    from autograph.converter import continue_statements, jumps
+    fast = to_code(fn)
+
+    def always_walk(ctx):
+        for loop, flag, _ in ctx.continue_loops:
+            jumps.remove_unread_flag(loop, flag)
+
+    monkeypatch.setattr(continue_statements, "remove_unread_flags", always_walk)
+    assert to_code(fn) == fast
