@@ -14,14 +14,15 @@ from __future__ import annotations
 import gast
 
 from autograph.converter import jumps, templates
-from autograph.converter.transformer import StatementTransformer, user_functions
+from autograph.converter.transformer import user_functions
 
 
-class BreakTransformer(StatementTransformer):
+class BreakTransformer(jumps.LoopJumpTransformer):
     def visit_FunctionDef(self, node):
         return node  # each function is handled on its own
 
     visit_AsyncFunctionDef = visit_FunctionDef  # (coroutines stay as written)
+    visit_Break = jumps.LoopJumpTransformer._jump
 
     def _loop(self, node):
         if node.orelse and self.ctx.options.strict:
@@ -30,9 +31,9 @@ class BreakTransformer(StatementTransformer):
                                        "strict conversion mode, AUTOGRAPH_STRICT_CONVERSION, "
                                        "is on): set a flag where the loop breaks and test it "
                                        "after the loop instead.")
-        node.body = self.visit_block(node.body)
-        node.orelse = self.visit_block(node.orelse)
-        if not jumps.contains(node.body, gast.Break, into_loops=False):
+        breaks = self.visit_loop_body(node)
+        node.orelse = self.visit_block(node.orelse)  # (a break there is the outer loop's)
+        if not breaks:
             if node.orelse:
                 orelse, node.orelse = node.orelse, []
                 return [node] + orelse

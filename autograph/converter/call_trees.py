@@ -122,8 +122,9 @@ def _in_a_namespace(node) -> bool:
 
 
 def shadowed_builtins(ctx) -> set[str]:
-    """Builtin names the function (or its module) rebinds: calls to them are converted."""
-    return {n for n in PLAIN_BUILTINS if n in ctx.namer.bound or n in ctx.globals}
+    """Builtin names the function (or its module) rebinds: calls to them are converted.
+    (Set operations: they test the smaller side's names in C, not each builtin in Python.)"""
+    return (PLAIN_BUILTINS & ctx.namer.bound) | (ctx.globals.keys() & PLAIN_BUILTINS)
 
 
 def transform(tree, ctx):

@@ -4,22 +4,21 @@ from __future__ import annotations
 import gast
 
 from autograph.converter import jumps, templates
-from autograph.converter.transformer import StatementTransformer, user_functions
+from autograph.converter.transformer import user_functions
 
 
-class ContinueTransformer(StatementTransformer):
+class ContinueTransformer(jumps.LoopJumpTransformer):
     def visit_FunctionDef(self, node):
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef  # (coroutines stay as written)
+    visit_Continue = jumps.LoopJumpTransformer._jump
 
     def _loop(self, node):
-        node.body = self.visit_block(node.body)
-        if not jumps.contains(node.body, gast.Continue, into_loops=False):
+        if not self.visit_loop_body(node):
             return node
         flag = self.ctx.namer.new("continue_")
         self.ctx.flags.add(flag)
-        self.ctx.continue_loops.append((node, flag))
         pending_break = getattr(node, "ag_break_flag", None)
 
         def replacement(s, in_finally: bool):
@@ -35,6 +34,8 @@ class ContinueTransformer(StatementTransformer):
         if lowering.guarded:
             body = templates.located(templates.replace("flag = False", flag=flag), node) + body
         node.body = body or [gast.Pass()]
+        # (only a guard reads the fresh flag: with none, it is surely unread)
+        self.ctx.continue_loops.append((node, flag, lowering.guarded))
         return node
 
     visit_While = visit_For = _loop
@@ -49,5 +50,5 @@ def transform(tree, ctx):
 def remove_unread_flags(ctx) -> None:
     """Deletes ``continue_`` flags nothing reads (after ``return_statements``, which places
     code after the flags set in ``finally`` blocks)."""
-    for loop, flag in ctx.continue_loops:
-        jumps.remove_unread_flag(loop, flag)
+    for loop, flag, guarded in ctx.continue_loops:
+        jumps.remove_unread_flag(loop, flag, maybe_read=guarded)

@@ -332,7 +332,8 @@ def transform(tree, ctx):
     for fn in user_functions(tree, ctx):
         namer = ctx.namer
         fa = FunctionAnalysis(fn, walrus=namer.has_walrus, scopes=namer.has_scopes,
-                              declarations=namer.has_declarations)
+                              declarations=namer.has_declarations,
+                              composites=namer.has_composite_targets)
         checked = {n.id for n in fa.flagged_loads if isinstance(n, gast.Name)}
         _check_loads(fa.flagged_loads)  # (makes the flagged loads `ag__.ld` calls)
         transformer = ControlFlowTransformer(ctx, fa)

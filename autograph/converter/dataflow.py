@@ -21,6 +21,13 @@ from autograph.converter.activity import (_target_symbols, modified_names, modif
 from autograph.converter.jumps import irrefutable
 
 _COMPOUND = (gast.If, gast.While, gast.For, gast.With) + TRY
+# The statements the analyses have rules of their own for (blocks, exits, definitions); the
+# others (most statements) are met first, by one test
+_WITH_BLOCKS = _COMPOUND + (gast.Match,)
+_OWN_RULES = _WITH_BLOCKS + (gast.Return, gast.Raise, gast.FunctionDef, gast.AsyncFunctionDef,
+                             gast.ClassDef)
+_ASSIGNING = (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.Import, gast.ImportFrom,
+              gast.Delete)
 _NESTED = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
                      gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp})
 _EMPTY = frozenset()
@@ -45,10 +52,13 @@ def _with_targets(node) -> list[str]:
 class FunctionAnalysis:
     """Annotates the statements of one function (not of functions nested in it)."""
 
-    def __init__(self, fn, walrus: bool = True, scopes: bool = True, declarations: bool = True):
-        """``walrus``, ``scopes``, ``declarations``: whether the tree may hold a ``:=``, a
-        nested def/lambda/class, a ``global``/``nonlocal`` (False skips looking for them)."""
+    def __init__(self, fn, walrus: bool = True, scopes: bool = True, declarations: bool = True,
+                 composites: bool = True):
+        """``walrus``, ``scopes``, ``declarations``, ``composites``: whether the tree may hold
+        a ``:=``, a nested def/lambda/class, a ``global``/``nonlocal``, an assignment to an
+        attribute or item (False skips looking for them)."""
         self._walrus = walrus  # False: the code has no `:=`, expressions assign nothing
+        self._composites = composites  # False: the symbols a statement modifies are its names
         self._modified: dict = {}
         self.flagged_loads: list = []  # loads of locals that may be unassigned (for ag__.ld)
         self.globals, self.nonlocals = scope_declarations(fn) if declarations else (set(), set())
@@ -76,39 +86,45 @@ class FunctionAnalysis:
         self._may_block(fn.body, set(self.params))
 
     def modified(self, node, composite: bool = False) -> list[str]:
-        """``modified_names``/``modified_symbols`` of a statement, memoized (bottom-up)."""
+        """``modified_names``/``modified_symbols`` of a statement, memoized (bottom-up: a
+        compound statement's are its own targets', then its blocks' in order, each once)."""
+        composite = composite and self._composites  # (no `a.b =`: the same list, once)
         key = (id(node), composite)
         found = self._modified.get(key)
         if found is not None:
             return found
-        if isinstance(node, _COMPOUND):
-            targets = [node.target] if isinstance(node, gast.For) else []
-            targets += [i.optional_vars for i in getattr(node, "items", ())
-                        if i.optional_vars is not None]
-            found = []
-            for t in targets:
-                for sym in (_target_symbols(t, []) if composite else target_names(t, [])):
-                    if sym not in found:
-                        found.append(sym)
-            if self._walrus:
-                exprs = [getattr(node, f, None) for f in ("test", "iter")]
-                exprs += [i.context_expr for i in getattr(node, "items", ())]
-                for sym in (modified_symbols if composite else modified_names)(
-                        [e for e in exprs if e is not None]):
-                    if sym not in found:
-                        found.append(sym)
-            children = list(node.body) + list(getattr(node, "orelse", []))
-            children += list(getattr(node, "finalbody", []))
-            for h in getattr(node, "handlers", []):
-                if h.name is not None:
-                    children.append(gast.Assign(targets=[h.name], value=None))
-                children.extend(h.body)
-            for child in children:
-                for sym in self.modified(child, composite):
-                    if sym not in found:
-                        found.append(sym)
-        else:
+        if not isinstance(node, _COMPOUND):
             found = (modified_symbols if composite else modified_names)(node, self._walrus)
+            self._modified[key] = found
+            return found
+        collect = _target_symbols if composite else target_names
+        targets: list = []
+        if node.__class__ is gast.For:
+            collect(node.target, targets)
+        for item in getattr(node, "items", ()):
+            if item.optional_vars is not None:
+                collect(item.optional_vars, targets)
+        if self._walrus:
+            exprs = [getattr(node, f, None) for f in ("test", "iter")]
+            exprs += [i.context_expr for i in getattr(node, "items", ())]
+            targets += (modified_symbols if composite else modified_names)(
+                [e for e in exprs if e is not None])
+        found = []
+        for sym in targets:
+            if sym not in found:
+                found.append(sym)
+        d = node.__dict__
+        for f in BLOCKS[node.__class__]:
+            for child in d[f]:
+                if f == "handlers":  # (`except E as name` assigns name)
+                    names = collect(child.name, []) if child.name is not None else []
+                    for s in child.body:
+                        names += self.modified(s, composite)
+                else:
+                    names = self.modified(child, composite)
+                for sym in names:
+                    if sym not in found:
+                        found.append(sym)
         self._modified[key] = found
         return found
 
@@ -156,6 +172,10 @@ class FunctionAnalysis:
         return live
 
     def _live_stmt(self, s, out: set) -> set:
+        if not isinstance(s, _OWN_RULES):
+            if isinstance(s, _ASSIGNING):
+                return (out - set(self.modified(s))) | self.reads(s)
+            return out | self.reads(s)
         if isinstance(s, gast.If):
             s.ag_live_out = out
             s.ag_live_body_in = self._live_block(s.body, out)
@@ -210,12 +230,7 @@ class FunctionAnalysis:
             return live
         if isinstance(s, (gast.Return, gast.Raise)):
             return self.reads(s) | self._exits
-        if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            return (out - {s.name}) | self.reads(s)
-        if isinstance(s, (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.Import,
-                          gast.ImportFrom, gast.Delete)):
-            return (out - set(self.modified(s))) | self.reads(s)
-        return out | self.reads(s)
+        return (out - {s.name}) | self.reads(s)  # (a def or class)
 
     # -- definedness (forward) --------------------------------------------------------------
     # A set of surely-defined names; None means "unreachable" (everything counts as defined).
@@ -248,6 +263,13 @@ class FunctionAnalysis:
         return d
 
     def _defined_stmt(self, s, d):
+        if not isinstance(s, _OWN_RULES):
+            self._mark(s, d)
+            if d is None:
+                return None
+            if isinstance(s, gast.Delete):
+                return d - set(self.modified(s))
+            return d | set(self.modified(s))
         if isinstance(s, gast.If):
             self._mark(s.test, d)
             s.ag_defined_in = d
@@ -299,14 +321,7 @@ class FunctionAnalysis:
         if isinstance(s, (gast.Return, gast.Raise)):
             self._mark(s, d)
             return None
-        if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            return None if d is None else d | {s.name}
-        self._mark(s, d)
-        if d is None:
-            return None
-        if isinstance(s, gast.Delete):
-            return d - set(self.modified(s))
-        return d | set(self.modified(s))
+        return None if d is None else d | {s.name}  # (a def or class)
 
     # -- possibly bound (forward): names some assignment in the current scope reaches ------
     # The scope is the one of the *converted* code: the branches of an `if` and the body of a
@@ -350,6 +365,8 @@ class FunctionAnalysis:
         return d
 
     def _may_stmt(self, s, d: set) -> set:
+        if not isinstance(s, _WITH_BLOCKS):
+            return d if isinstance(s, gast.Delete) else d | set(self.modified(s))
         if isinstance(s, (gast.If, gast.While, gast.For)):
             s.ag_maybe_defined_in = d
             carried = self.state_names(s)
@@ -368,14 +385,10 @@ class FunctionAnalysis:
                 name = {h.name.id} if isinstance(h.name, gast.Name) else set()
                 after |= self._may_block(h.body, anywhere | name)
             return self._may_block(s.finalbody, after | anywhere)
-        if isinstance(s, gast.Match):
-            after = d
-            for case in s.cases:
-                after = after | self._may_block(case.body, d | set(modified_names(case.pattern)))
-            return after
-        if isinstance(s, gast.Delete):
-            return d
-        return d | set(self.modified(s))
+        after = d  # (a match)
+        for case in s.cases:
+            after = after | self._may_block(case.body, d | set(modified_names(case.pattern)))
+        return after
 
     def _mark(self, node, defined):
         """Records loads in ``node`` (outside nested scopes) of locals that may be unassigned."""

@@ -42,13 +42,18 @@ def _convert_value(v, convert):
 
 def ast_to_gast(node):
     """A gast tree equal to ``gast.ast_to_gast(node)``."""
-    convert = _TO_GAST.get(node.__class__)
-    if convert is None:
-        convert = _to_gast_converter(node.__class__)
-    return convert(node)
+    return _TO_GAST[node.__class__](node)
 
 
-_TO_GAST: dict = {}  # ast class -> function converting one of its nodes
+class _Converters(dict):
+    """ast class -> the function converting one of its nodes, made on first use. (Generated
+    converters look their children's up here directly: one subscript, no call between.)"""
+
+    def __missing__(self, ast_cls):
+        return _to_gast_converter(ast_cls)
+
+
+_TO_GAST = _Converters()
 _MARKERS: dict = {}  # ast marker class (Load, Add...) -> its gast instance, shared
 _PRIMITIVES = frozenset(["identifier", "string", "int", "constant", "object"])
 _MARKER_KINDS = frozenset(["expr_context", "operator", "unaryop", "cmpop", "boolop"])
@@ -90,24 +95,23 @@ def _generated_converter(ast_cls, cls):
             value = "[M[x.__class__] for x in s[{f!r}]]" if kind.endswith("*") else \
                 "M[s[{f!r}].__class__]"
         elif kind.endswith("*"):  # (a dict display's keys hold None for `**mapping`)
-            value = "[x if x is None else C(x) for x in s[{f!r}]]"
+            value = "[x if x is None else C[x.__class__](x) for x in s[{f!r}]]"
         elif kind.endswith("?"):
-            value = "(None if s[{f!r}] is None else C(s[{f!r}]))"
+            value = "(None if s[{f!r}] is None else C[s[{f!r}].__class__](s[{f!r}]))"
         else:
-            value = "C(s[{f!r}])"
+            value = "C[s[{f!r}].__class__](s[{f!r}])"
         fields.append(f"{f!r}: " + value.format(f=f))
-    locations = [a for a in _LOCATION if a in ast_cls._attributes]
+    fields += [f"{a!r}: s[{a!r}]" for a in _LOCATION if a in ast_cls._attributes]
     source = (f"def convert(node):\n"
               f"    s = node.__dict__\n"
               f"    try:\n"
               f"        d = {{{', '.join(fields)}}}\n"
-              + "".join(f"        d[{a!r}] = s[{a!r}]\n" for a in locations)
-              + "    except KeyError:  # (a node built by hand, lacking a field or location)\n"
+              "    except KeyError:  # (a node built by hand, lacking a field or location)\n"
               f"        return _generic(node)\n"
               f"    new = NEW(G)\n"
               f"    new.__dict__ = d\n"
               f"    return new\n")
-    scope = {"C": ast_to_gast, "M": _MARKERS, "NEW": cls.__new__, "G": cls,
+    scope = {"C": _TO_GAST, "M": _MARKERS, "NEW": cls.__new__, "G": cls,
              "_generic": _generic_to_gast}
     exec(compile(source, f"<ast_to_gast {ast_cls.__name__}>", "exec"), scope)  # noqa: S102
     return scope["convert"]

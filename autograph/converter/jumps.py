@@ -14,7 +14,8 @@ import gast
 
 from autograph.converter import templates
 from autograph.converter.activity import loads_name
-from autograph.converter.naming import BLOCKS, TRY
+from autograph.converter.naming import BLOCKS, CLAUSES, TRY
+from autograph.converter.transformer import StatementTransformer
 
 NONE, MAYBE, ALWAYS = 0, 1, 2
 _LOOPS = (gast.While, gast.For)
@@ -169,6 +170,31 @@ class BlockLowering:
         return [s]
 
 
+class LoopJumpTransformer(StatementTransformer):
+    """The base of the ``break`` and ``continue`` lowerings: as it visits a loop's body, it
+    notes whether the body holds a jump of the kind the subclass marks with ``_jump`` (one
+    of the loop's own: not in a nested loop or function), which would otherwise take a
+    second walk of the body (``contains(body, kind, into_loops=False)``)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self._open: list = []  # per loop whose body is being visited: whether it jumps
+
+    def visit_loop_body(self, loop) -> bool:
+        """Visits ``loop.body``; returns whether it holds a jump of the loop's own."""
+        self._open.append(False)
+        try:
+            loop.body = self.visit_block(loop.body)
+        finally:
+            jumps = self._open.pop()
+        return jumps
+
+    def _jump(self, node):
+        if self._open:
+            self._open[-1] = True
+        return node
+
+
 def irrefutable(case) -> bool:
     """Whether the ``match`` case always matches (``case _:``, ``case name:``, no guard)."""
     return (case.guard is None and isinstance(case.pattern, gast.MatchAs)
@@ -204,23 +230,26 @@ def add_loop_condition(loop, flag: str) -> None:
         loop.ag_extra_test = templates.located(test, loop)
 
 
-def remove_unread_flag(fn, flag: str) -> None:
-    """Deletes the assignments to ``flag`` when nothing reads it."""
+def remove_unread_flag(fn, flag: str, maybe_read: bool = True) -> None:
+    """Deletes the assignments to ``flag`` when nothing reads it (``maybe_read=False``: the
+    caller knows nothing does)."""
     body = fn.body if isinstance(fn, (gast.FunctionDef, gast.Lambda)) else [fn]
-    if loads_name(body, flag):  # (the walk also sees the extra tests attached to for loops)
+    if maybe_read and loads_name(body, flag):  # (the walk also sees for loops' extra tests)
         return
     blocks = [fn]
-    for node in blocks:
-        for f in ("body", "orelse", "finalbody", "handlers", "cases"):
-            blocks.extend(s for s in getattr(node, f, None) or () if isinstance(s, gast.AST))
-    for node in blocks:
-        for f in ("body", "orelse", "finalbody"):
-            block = getattr(node, f, None)
-            if isinstance(block, list) and block and isinstance(block[0], gast.AST):
-                kept = [s for s in block if not _assigns_flag(s, flag)]
-                if len(kept) != len(block):
-                    needed = f == "body" or (f == "finalbody" and not node.handlers)
-                    setattr(node, f, kept or ([gast.Pass()] if needed else []))
+    for node in blocks:  # (one walk of the statements: BLOCKS names the fields holding them)
+        d = node.__dict__
+        for f in BLOCKS.get(node.__class__, ()):
+            block = d.get(f)
+            if not block:
+                continue
+            blocks.extend(block)
+            if f in CLAUSES:  # (handlers, cases: their bodies are blocks of their own)
+                continue
+            kept = [s for s in block if not _assigns_flag(s, flag)]
+            if len(kept) != len(block):
+                needed = f == "body" or (f == "finalbody" and not node.handlers)
+                d[f] = kept or ([gast.Pass()] if needed else [])
 
 
 def _assigns_flag(s, flag: str) -> bool:

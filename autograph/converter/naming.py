@@ -43,15 +43,13 @@ def _child_fields(cls) -> tuple:
 _MARKER_KINDS = _MARKERS + (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
-class _Children(dict):
-    def __missing__(self, cls):
-        fields = self[cls] = _child_fields(cls) if issubclass(cls, gast.AST) else ()
-        return fields
-
-
 # Node class -> the fields that may hold nodes: the walks read these only, not every
-# attribute (a Name has eight: its identifier, context, annotation and location).
-CHILDREN = _Children()
+# attribute (a Name has eight: its identifier, context, annotation and location). Filled
+# once for every class (a plain dict: a subclass with __missing__ is slower to read in every
+# walk); stdlib ast nodes have none for the walks.
+CHILDREN = {c: () for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.AST)}
+CHILDREN.update({c: _child_fields(c) for c in vars(gast).values()
+                 if isinstance(c, type) and issubclass(c, gast.AST)})
 
 
 def push_children(node, stack: list) -> None:
@@ -112,7 +110,8 @@ _SCOPE_NODES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, 
 _JUMPS = frozenset({gast.Try, gast.TryStar, gast.Break, gast.Continue})
 _NAMER_CASES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
                           gast.alias, gast.Delete, gast.NamedExpr, gast.While, gast.For,
-                          gast.Global, gast.Nonlocal, gast.Yield, gast.YieldFrom}) | _JUMPS
+                          gast.Global, gast.Nonlocal, gast.Yield, gast.YieldFrom,
+                          gast.Return, gast.Subscript}) | _JUMPS
 
 
 def is_private(name: str) -> bool:
@@ -140,11 +139,25 @@ class Namer:
         self.has_declarations = False  # a `global` or `nonlocal` statement
         self.has_yield = False  # a `yield` anywhere (functions.check_and_fix looks closer)
         self.has_private = False  # a private name (`__x`) anywhere: in a class, it is mangled
+        self.returns = 0  # how many `return` statements the tree holds (outside kept scopes)
+        self.has_composite_targets = False  # `a.b = ...`, `a[i] += ...`, `del a.b`...
         self.generated: set[str] = set()  # names handed out by new()
+        for scope in self._walk(tree, tree, False):
+            self._walk(scope, tree, True)
+        if not self.has_private:  # (names: used holds every identifier but attributes')
+            self.has_private = any(n[:2] == "__" and is_private(n) for n in self.used)
+        # Outermost first: a nested def is indented further than the def containing it.
+        self.functions.sort(key=lambda f: (f.col_offset, f.lineno))
+
+    def _walk(self, root, tree, kept: bool) -> list:
+        """Records what ``root``'s subtree holds. ``kept``: the subtree is a scope the
+        converter keeps as written (its defs are not the user's functions to convert).
+        Returns the scopes to keep found on the way (not entered: walked as kept after)."""
         used, bound, functions = self.used, self.bound, self.functions
-        stack = [(tree, False)]
+        to_keep = []
+        stack = [root]
         while stack:
-            node, kept = stack.pop()
+            node = stack.pop()
             cls = node.__class__
             if cls is gast.Name:
                 used.add(node.id)
@@ -157,11 +170,18 @@ class Namer:
             elif cls is gast.Attribute:
                 if node.attr[:2] == "__" and is_private(node.attr):
                     self.has_private = True
+                if node.ctx.__class__ is not gast.Load:
+                    self.has_composite_targets = True
             elif cls in _NAMER_CASES:
-                if cls in _SCOPE_NODES and node is not tree:
+                if cls is gast.Subscript:
+                    if node.ctx.__class__ is not gast.Load:
+                        self.has_composite_targets = True
+                elif cls in _SCOPE_NODES and node is not tree:
                     self.has_scopes = True
                     if not kept and keeps_as_is(node):
-                        node.ag_keep = kept = True  # converting it would change what it does
+                        node.ag_keep = True  # converting it would change what it does
+                        to_keep.append(node)
+                        continue
                 if cls is gast.FunctionDef or cls is gast.ClassDef:
                     used.add(node.name)
                     bound.add(node.name)
@@ -172,6 +192,9 @@ class Namer:
                     bound.add(node.asname or node.name.split(".")[0])
                 elif cls is gast.NamedExpr:
                     self.has_walrus = True
+                elif cls is gast.Return:
+                    if not kept:
+                        self.returns += 1
                 elif cls in _JUMPS:
                     self.jumps.add(cls)
                 elif cls is gast.AsyncFunctionDef:
@@ -191,14 +214,10 @@ class Namer:
                 if v.__class__ is list:
                     for c in v:
                         if c is not None:
-                            stack.append((c, kept))
+                            stack.append(c)
                 elif v is not None:
-                    stack.append((v, kept))
-
-        if not self.has_private:  # (names: used holds every identifier but attributes')
-            self.has_private = any(n[:2] == "__" and is_private(n) for n in used)
-        # Outermost first: a nested def is indented further than the def containing it.
-        self.functions.sort(key=lambda f: (f.col_offset, f.lineno))
+                    stack.append(v)
+        return to_keep
 
     def new(self, base: str) -> str:
         i = self._next.get(base, 0)  # names of a base are handed out in order: resume there

@@ -15,7 +15,9 @@ from autograph.converter.transformer import user_functions
 _COMPOUND = (gast.If, gast.While, gast.For, gast.With, gast.Try, gast.TryStar)
 
 
-def _returns_inside_control_flow(fn) -> bool:
+def _returns_inside_control_flow(fn, namer) -> bool:
+    if namer.returns == sum(s.__class__ is gast.Return for s in fn.body):
+        return False  # (the namer counted the tree's returns: all are this body's own)
     return any(_needs_lowering(s) for s in fn.body)
 
 
@@ -27,7 +29,7 @@ def _needs_lowering(s) -> bool:
 
 
 def _convert(fn, ctx):
-    if not _returns_inside_control_flow(fn):
+    if not _returns_inside_control_flow(fn, ctx.namer):
         return
     do_return = ctx.namer.new("do_return")
     ctx.flags.add(do_return)

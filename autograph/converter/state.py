@@ -46,10 +46,11 @@ def select_state(node, relevant: set, fa: FunctionAnalysis) -> list[str]:
 
 def declarations(names, fa: FunctionAnalysis) -> list:
     """``nonlocal``/``global`` statements for the plain names among ``names``."""
-    plain = [n for n in names if not is_composite(n)]
+    nonlocal_, global_ = [], []
+    for n in names:
+        if not is_composite(n):
+            (global_ if n in fa.globals else nonlocal_).append(n)
     out = []
-    nonlocal_ = [n for n in plain if n not in fa.globals]
-    global_ = [n for n in plain if n in fa.globals]
     if nonlocal_:
         out.append(templates.make(gast.Nonlocal, names=nonlocal_))
     if global_:
@@ -72,8 +73,6 @@ def accessors(names, fa: FunctionAnalysis, namer) -> tuple[list, str, str]:
     """``def get_state(): ...`` and ``def set_state(vars_): ...`` for ``names``."""
     get_name, set_name = namer.new("get_state"), namer.new("set_state")
     values = templates.make(gast.Tuple, elts=[_load(n) for n in names], ctx=templates.LOAD)
-    targets = templates.make(gast.Tuple, elts=[symbol_expr(n, store=True) for n in names],
-                             ctx=templates.STORE)
     getter = templates.replace("def get_state():\n    return values",
                                get_state=get_name, values=values)
     if any(is_composite(n) for n in names):  # (one may not exist on every path)
@@ -100,6 +99,8 @@ def accessors(names, fa: FunctionAnalysis, namer) -> tuple[list, str, str]:
                                    set_state=set_name, decls=declarations(names, fa),
                                    target=symbol_expr(names[0], store=True))
     else:
+        targets = templates.make(gast.Tuple, elts=[symbol_expr(n, store=True) for n in names],
+                                 ctx=templates.STORE)
         setter = templates.replace("def set_state(vars_):\n    decls\n    targets = vars_",
                                    set_state=set_name, decls=declarations(names, fa),
                                    targets=targets)

@@ -24,7 +24,7 @@ class Context:
     namer: Namer
     globals: dict = field(default_factory=dict)
     flags: set = field(default_factory=set)  # generated jump flags (do_return, break_...)
-    continue_loops: list = field(default_factory=list)  # (loop, its continue_ flag)
+    continue_loops: list = field(default_factory=list)  # (loop, its continue_ flag, read?)
     expressions: list = field(default_factory=list)  # and/or/not, a if c else b: rewritten last
     generated_names: list = field(default_factory=list)  # tuples: ag__.locals_(names) (calls)
     options: ConversionOptions = DEFAULT
@@ -70,6 +70,18 @@ def _skipped(cls) -> frozenset:
     return skip
 
 
+_METHODS: dict = {}
+
+
+def _methods(cls) -> dict:
+    """Node class -> ``cls``'s visit function, filled as classes are met: one table per
+    transformer class, shared by its instances (each conversion makes new ones)."""
+    table = _METHODS.get(cls)
+    if table is None:
+        table = _METHODS[cls] = {}
+    return table
+
+
 class Transformer(gast.NodeTransformer):
     """A NodeTransformer that also visits the extra loop test attached to ``for`` nodes
     (``ag_extra_test`` is in the node's ``__dict__``, which ``generic_visit`` walks).
@@ -80,7 +92,7 @@ class Transformer(gast.NodeTransformer):
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
-        self._methods: dict = {}
+        self._methods = _methods(type(self))
         self._skip = _skipped(type(self))
 
     def visit(self, node):
@@ -123,7 +135,10 @@ class Transformer(gast.NodeTransformer):
             new = self.visit(s)
             if new is None:
                 continue
-            out.extend(new if isinstance(new, list) else [new])
+            if new.__class__ is list:
+                out.extend(new)
+            else:
+                out.append(new)
         return out
 
 

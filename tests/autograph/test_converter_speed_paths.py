@@ -142,8 +142,9 @@ class _Private(_Base):
 
 
 class _AllPasses(naming.Namer):
-    """A namer that reports every jump construct, a nested scope, a declaration, a ``yield``
-    and a private name: no pass, analysis or walk is skipped."""
+    """A namer that reports every jump construct, a nested scope, a declaration, a ``yield``,
+    a private name, returns inside control flow and assigned attributes: no pass, analysis
+    or walk is skipped."""
 
     def __init__(self, tree):
         super().__init__(tree)
@@ -153,9 +154,22 @@ class _AllPasses(naming.Namer):
         self.has_declarations = True
         self.has_yield = True
         self.has_private = True
+        self.returns = -1  # (never the count of a body's own returns)
+        self.has_composite_targets = True
 
 
-@pytest.mark.parametrize("fn", [_program, _plain, _closures, _Private.step, _Private.plain])
+def _composites(obj, lst, d):
+    for i in range(len(lst)):
+        if lst[i] > 0:
+            obj.total = obj.total + lst[i]
+            lst[i] += 1
+        else:
+            del d["k"]
+    return obj
+
+
+@pytest.mark.parametrize("fn", [_program, _plain, _closures, _Private.step, _Private.plain,
+                                _composites])
 @pytest.mark.parametrize("features", [None, tf_features.ASSERT_STATEMENTS])
 def test_skipping_what_the_tree_does_not_hold_changes_nothing(fn, features, monkeypatch):
     fast = to_code(fn, experimental_optional_features=features)
@@ -170,7 +184,11 @@ def test_the_namer_records_the_jumps_and_scopes_it_saw():
     namer = naming.Namer(conversion.parse_function(_plain).node)
     assert not namer.jumps and not namer.has_loop_else and not namer.has_scopes
     namer = naming.Namer(conversion.parse_function(_closures).node)
-    assert namer.has_scopes and namer.has_declarations
+    assert namer.has_scopes and namer.has_declarations and not namer.has_composite_targets
+    assert naming.Namer(conversion.parse_function(_composites).node).has_composite_targets
+    assert naming.Namer(gast.parse("x = a.b[c]\nf(a.b, c[d])")).has_composite_targets is False
+    for source in ("a.b = 1", "a[0] += 1", "del a.b", "(x, *a[1:]) = y", "with f() as a.b: pass"):
+        assert naming.Namer(gast.parse(source)).has_composite_targets, source
 
 
 def _holding_nodes(node) -> list:
@@ -248,3 +266,165 @@ def test_a_conversion_leaves_no_reference_cycle(fn):
 @pytest.mark.parametrize("fn", [_program, _closures])
 def test_to_code_skips_the_lines_but_writes_the_same_text(fn):
     assert to_code(fn) == conversion.convert_function(fn).code()
+
+
+def _handlers(x):
+    for i in range(x):
+        try:
+            x = x - 1
+        except ValueError as first:
+            print(first)
+        except (KeyError, TypeError) as second:
+            x = second
+        finally:
+            done = i
+    return x, done
+
+
+def test_a_compound_statement_modifies_its_targets_then_its_blocks_in_order():
+    from autograph.converter.activity import modified_names, modified_symbols
+    from autograph.converter.dataflow import FunctionAnalysis
+    fn = conversion.parse_function(_handlers).node
+    fa = FunctionAnalysis(fn)
+    loop = fn.body[0]
+    # the handlers' names too (`except E as name` binds name), each symbol once; the
+    # blocks in field order (a try's handlers after its finally), as state is ordered
+    assert fa.modified(loop) == ["i", "x", "done", "first", "second"]
+    assert set(fa.modified(loop)) == set(modified_names(loop))
+    assert fa.modified(loop, composite=True) == fa.modified(loop)
+    assert set(fa.modified(loop, composite=True)) == set(modified_symbols(loop))
+
+
+def _shadows(x):
+    len = abs  # noqa: F841  (binds a builtin name: its calls are converted)
+    return str(x), repr(x)
+
+
+def test_transformers_of_one_class_share_their_visit_methods():
+    from autograph.converter import call_trees
+    from autograph.converter.transformer import Context
+    source = conversion.parse_function(_shadows)
+    ctx = Context(source, naming.Namer(source.node))
+    a = call_trees.CallTreeTransformer(ctx, set())
+    b = call_trees.CallTreeTransformer(ctx, set())
+    assert a._methods is b._methods
+    a.visit(source.node)
+    assert b._methods[gast.Call] is call_trees.CallTreeTransformer.visit_Call
+
+
+def test_shadowed_builtins_are_the_ones_the_function_or_its_module_binds():
+    from autograph.converter import call_trees
+    from autograph.converter.transformer import Context
+    source = conversion.parse_function(_shadows)
+    ctx = Context(source, naming.Namer(source.node), {"repr": 1, "other": 2})
+    assert call_trees.shadowed_builtins(ctx) == {"repr"}  # (len is not a plain builtin)
+    ctx.namer.bound.add("str")
+    assert call_trees.shadowed_builtins(ctx) == {"repr", "str"}
+
+
+def _returns(x):
+    def inner(y):
+        return y
+
+    def gen():  # (a generator: kept as written)
+        yield x
+        return
+
+    if x:
+        return inner(x)
+    return gen
+
+
+def test_the_namer_counts_the_returns_outside_scopes_kept_as_written():
+    assert naming.Namer(conversion.parse_function(_plain).node).returns == 1
+    # the def's, the branch's and the last; not the generator's
+    assert naming.Namer(conversion.parse_function(_returns).node).returns == 3
+
+
+def _loop_jumps(xs):
+    for x in xs:
+        for y in xs:
+            if y:
+                break
+        else:  # (a jump here would be the outer loop's: the break pass moves it out first)
+            x = 0
+        while x:
+            def inner():
+                for z in xs:
+                    continue
+            try:
+                x -= 1
+            except ValueError:
+                break
+        for y in xs:
+            with open(y) as f:
+                if f:
+                    continue
+            match y:
+                case 1:
+                    break
+    return xs
+
+
+@pytest.mark.parametrize("kind", [gast.Break, gast.Continue])
+def test_the_loops_jumps_noted_while_visiting_are_the_ones_a_walk_finds(kind):
+    from autograph.converter import jumps
+
+    class Probe(jumps.LoopJumpTransformer):
+        visit_FunctionDef = lambda self, node: node  # noqa: E731
+        seen: list = []
+
+        def _loop(self, node):
+            expected = jumps.contains(node.body, kind, into_loops=False)
+            self.seen.append((self.visit_loop_body(node), expected))
+            node.orelse = self.visit_block(node.orelse)
+            return node
+
+        visit_For = visit_While = _loop
+
+    setattr(Probe, "visit_" + kind.__name__, jumps.LoopJumpTransformer._jump)
+    fn = conversion.parse_function(_loop_jumps).node
+    Probe(None).visit_block(fn.body)
+    assert len(Probe.seen) == 4 and {s[1] for s in Probe.seen} == {True, False}
+    assert all(noted == found for noted, found in Probe.seen)
+
+
+def _continues(xs):
+    total = 0
+    for x in xs:  # (moved into the else branch: the flag is never read)
+        if x is None:
+            continue
+        total += x
+    for x in xs:  # (guarded: read)
+        if x > 0:
+            if x > 5:
+                continue
+            total -= 1
+        total += 1
+    for x in xs:
+        try:
+            total += 1
+        finally:
+            if x:
+                continue
+    while total > 0:
+        total -= 1
+        if total == 3:
+            return total
+        if total == 2:
+            continue
+        total -= 1
+    return total
+
+
+@pytest.mark.parametrize("fn", [_continues, _program, _loop_jumps])
+def test_a_continue_flag_known_unread_is_removed_as_a_walk_would_find(fn, monkeypatch):
+    from autograph.converter import continue_statements, jumps
+    fast = to_code(fn)
+
+    def always_walk(ctx):
+        for loop, flag, _ in ctx.continue_loops:
+            jumps.remove_unread_flag(loop, flag)
+
+    monkeypatch.setattr(continue_statements, "remove_unread_flags", always_walk)
+    assert to_code(fn) == fast
