@@ -466,9 +466,11 @@ class _Codegen:
             if ufunc in _UNARY_OPERATORS and len(args) == 1:
                 return f"{_UNARY_OPERATORS[ufunc]}{args[0]}", None
         if node.op == "TensorListSetItem":  # in-order writes append (graph/ops/tensor_array.py)
+            lst = _key(info.value(node.inputs[0]))  # (a list whose slot dies here may grow in place)
             k = self.bind("k", append_kernel(node.attrs.get("element_dtype"),
                                              bool(node.attrs.get("resize_if_index_out_of_bounds")),
-                                             node.inputs[2].shape))
+                                             node.inputs[2].shape,
+                                             any(_key(d) == lst for d in dying)))
             return f"{k}({', '.join(args)})", None
         if node.op in _REDUCE_UFUNCS and len(args) == 1:
             return self._reduce(node, args[0]), None
