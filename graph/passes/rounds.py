@@ -39,7 +39,8 @@ from graph.executor import schedule
 from graph.ir import Graph
 from graph.passes import algebraic, constant_folding, cse, hoisting, identity, prune
 from graph.passes import variable_reads
-from graph.passes.rewrite import all_graphs, holds_plain_values, is_pure, replace_uses, subgraphs
+from graph.passes.rewrite import (all_graphs, holds_plain_values, is_pure, removable_identity,
+                                  replace_uses, subgraphs)
 from graph.registry import get_op
 
 
@@ -111,8 +112,7 @@ def _local_passes(graph: Graph) -> None:
         op = node.op
         if op == "Placeholder":
             continue
-        if op == "Identity" and len(inputs) == 1 and not node.control_inputs \
-                and id(node) not in waited_on:
+        if op == "Identity" and removable_identity(node, waited_on):
             replaced = inputs[0]
         else:
             replaced = simplified(node) if len(inputs) == 2 and op != "Const" else None
