@@ -62,8 +62,12 @@ def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
     """One round over ``work`` (innermost first); the ids of graphs to run again."""
     again: set[int] = set()
     looping: list[Graph] = []  # (the local passes never add a loop)
+    busy: list[Graph] = []
     for g in work:
         ops = {n.op for n in g.nodes}
+        if ops == _ARGUMENTS and len(g.nodes) == len(g.inputs):
+            continue  # its inputs alone (a branch passing values on): nothing to do, nothing to drop
+        busy.append(g)
         if "ReadVariableOp" in ops:
             variable_reads.merge_reads_in_place(g)
         if "NoOp" in ops:  # (control edges move: pass by pass)
@@ -82,12 +86,15 @@ def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
         for g in looping:
             hoisting.hoist_in_place(g, shared, touched)
     again.update(id(g) for g in touched)
-    for g in work:
+    for g in busy:
         structural: list = []
         prune.prune_in_place(g, structural)
         if structural:
             again.add(id(g))
     return again
+
+
+_ARGUMENTS = {"Placeholder"}
 
 
 def _local_passes(graph: Graph) -> None:
