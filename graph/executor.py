@@ -252,9 +252,9 @@ class _Block:
                 self.canon[id(node), 0] = self.value(node.inputs[0])
         self.fetched = {_key(self.value(f)) for f in fetches}
         self.last: dict[tuple, int] = {}
-        self.consumers: dict[tuple, list[Node]] = {}
+        self._consumers: dict[tuple, list[Node]] | None = None  # (built when first asked)
         self.keys: list[list[tuple]] = []  # per scheduled node: the keys of its inputs
-        last, consumers, canon, keys = self.last, self.consumers, self.canon, self.keys
+        last, canon, keys = self.last, self.canon, self.keys
         for idx, node in enumerate(self.nodes):
             ins: list[tuple] = []
             keys.append(ins)
@@ -265,17 +265,30 @@ class _Block:
                 k = id(v.node), v.index
                 ins.append(k)
                 last[k] = idx
-                found = consumers.get(k)
-                if found is None:
-                    consumers[k] = [node]
-                else:
-                    found.append(node)
             n_out = len(node.outputs)  # unused outputs die at once:
             if n_out == 1:
                 last.setdefault((id(node), 0), idx)
             else:
                 for j in range(n_out):
                     last.setdefault((id(node), j), idx)
+
+    def consumers(self, key: tuple) -> list[Node]:
+        """The scheduled nodes reading the value ``key`` (once per input they read it as).
+
+        Only large elementwise results ask (``_Codegen._reusable``): the table is
+        built on the first question instead of for every block.
+        """
+        if self._consumers is None:
+            table: dict[tuple, list[Node]] = {}
+            for node, ins in zip(self.nodes, self.keys):
+                for k in ins:
+                    found = table.get(k)
+                    if found is None:
+                        table[k] = [node]
+                    else:
+                        found.append(node)
+            self._consumers = table
+        return self._consumers.get(key, ())
 
     def value(self, output: Output) -> Output:
         if output.node.op != "Identity":
@@ -511,7 +524,7 @@ class _Codegen:
         for v in dying:
             k = _key(v)
             if k in ufunc_made and v.type == out and \
-                    all(self.ufunc(c) is not None for c in info.consumers.get(k, ())):
+                    all(self.ufunc(c) is not None for c in info.consumers(k)):
                 return v
         return None
 
