@@ -101,6 +101,13 @@ def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
 _node_of, _op_of = operator.attrgetter("node"), operator.attrgetter("op")
 
 
+def inputs_only(graph: Graph) -> bool:
+    """Whether ``graph`` holds nothing but its input Placeholders: it computes nothing, its
+    results are its inputs (a branch that passes values on, once Identities are gone)."""
+    return len(graph.nodes) == len(graph.inputs) and \
+        all(n.op == "Placeholder" for n in graph.nodes)
+
+
 class Plan:
     """A compiled graph: call it with one value per graph input."""
 
@@ -382,8 +389,13 @@ class _Codegen:
         here its slot is reused like an owned one, so a result is computed
         straight into the slot it ends in and the caller's move vanishes.
         """
-        info = _Block(graph, fetches)
         names: dict[tuple, str] = {_key(i): n for i, n in zip(graph.inputs, in_names)}
+        if inputs_only(graph):  # no code: the results are input slots, none owned here
+            result = [names.get(_key(f)) for f in fetches]
+            if None not in result:
+                self.emit(indent, "pass")
+                return result, set()
+        info = _Block(graph, fetches)
         owned: set[tuple] = set()    # values held in this block's own slots
         adopted = {_key(i) for i, n in zip(graph.inputs, in_names)
                    if n in writable and in_names.count(n) == 1}

@@ -35,7 +35,7 @@ small function spends a third of its time optimizing).
 """
 from __future__ import annotations
 
-from graph.executor import schedule
+from graph.executor import inputs_only, schedule
 from graph.ir import Graph
 from graph.passes import algebraic, constant_folding, cse, hoisting, identity, prune
 from graph.passes import variable_reads
@@ -64,10 +64,10 @@ def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
     looping: list[Graph] = []  # (the local passes never add a loop)
     busy: list[Graph] = []
     for g in work:
-        ops = {n.op for n in g.nodes}
-        if ops == _ARGUMENTS and len(g.nodes) == len(g.inputs):
-            continue  # its inputs alone (a branch passing values on): nothing to do, nothing to drop
+        if inputs_only(g):
+            continue  # (a branch passing values on): nothing to do, nothing to drop
         busy.append(g)
+        ops = {n.op for n in g.nodes}
         if "ReadVariableOp" in ops:
             variable_reads.merge_reads_in_place(g)
         if "NoOp" in ops:  # (control edges move: pass by pass)
@@ -92,9 +92,6 @@ def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
         if structural:
             again.add(id(g))
     return again
-
-
-_ARGUMENTS = {"Placeholder"}
 
 
 def _local_passes(graph: Graph) -> None:
