@@ -101,6 +101,13 @@ def schedule(graph: Graph, fetches: Sequence[Output]) -> list[Node]:
 _node_of, _op_of = operator.attrgetter("node"), operator.attrgetter("op")
 
 
+def inputs_only(graph: Graph) -> bool:
+    """Whether ``graph`` holds nothing but its input Placeholders: it computes nothing, its
+    results are its inputs (a branch that passes values on, once Identities are gone)."""
+    return len(graph.nodes) == len(graph.inputs) and \
+        all(n.op == "Placeholder" for n in graph.nodes)
+
+
 class Plan:
     """A compiled graph: call it with one value per graph input."""
 
@@ -252,9 +259,9 @@ class _Block:
                 self.canon[id(node), 0] = self.value(node.inputs[0])
         self.fetched = {_key(self.value(f)) for f in fetches}
         self.last: dict[tuple, int] = {}
-        self.consumers: dict[tuple, list[Node]] = {}
+        self._consumers: dict[tuple, list[Node]] | None = None  # (built when first asked)
         self.keys: list[list[tuple]] = []  # per scheduled node: the keys of its inputs
-        last, consumers, canon, keys = self.last, self.consumers, self.canon, self.keys
+        last, canon, keys = self.last, self.canon, self.keys
         for idx, node in enumerate(self.nodes):
             ins: list[tuple] = []
             keys.append(ins)
@@ -265,17 +272,30 @@ class _Block:
                 k = id(v.node), v.index
                 ins.append(k)
                 last[k] = idx
-                found = consumers.get(k)
-                if found is None:
-                    consumers[k] = [node]
-                else:
-                    found.append(node)
             n_out = len(node.outputs)  # unused outputs die at once:
             if n_out == 1:
                 last.setdefault((id(node), 0), idx)
             else:
                 for j in range(n_out):
                     last.setdefault((id(node), j), idx)
+
+    def consumers(self, key: tuple) -> list[Node]:
+        """The scheduled nodes reading the value ``key`` (once per input they read it as).
+
+        Only large elementwise results ask (``_Codegen._reusable``): the table is
+        built on the first question instead of for every block.
+        """
+        if self._consumers is None:
+            table: dict[tuple, list[Node]] = {}
+            for node, ins in zip(self.nodes, self.keys):
+                for k in ins:
+                    found = table.get(k)
+                    if found is None:
+                        table[k] = [node]
+                    else:
+                        found.append(node)
+            self._consumers = table
+        return self._consumers.get(key, ())
 
     def value(self, output: Output) -> Output:
         if output.node.op != "Identity":
@@ -369,8 +389,13 @@ class _Codegen:
         here its slot is reused like an owned one, so a result is computed
         straight into the slot it ends in and the caller's move vanishes.
         """
-        info = _Block(graph, fetches)
         names: dict[tuple, str] = {_key(i): n for i, n in zip(graph.inputs, in_names)}
+        if inputs_only(graph):  # no code: the results are input slots, none owned here
+            result = [names.get(_key(f)) for f in fetches]
+            if None not in result:
+                self.emit(indent, "pass")
+                return result, set()
+        info = _Block(graph, fetches)
         owned: set[tuple] = set()    # values held in this block's own slots
         adopted = {_key(i) for i, n in zip(graph.inputs, in_names)
                    if n in writable and in_names.count(n) == 1}
@@ -466,9 +491,11 @@ class _Codegen:
             if ufunc in _UNARY_OPERATORS and len(args) == 1:
                 return f"{_UNARY_OPERATORS[ufunc]}{args[0]}", None
         if node.op == "TensorListSetItem":  # in-order writes append (graph/ops/tensor_array.py)
+            lst = _key(info.value(node.inputs[0]))  # (a list whose slot dies here may grow in place)
             k = self.bind("k", append_kernel(node.attrs.get("element_dtype"),
                                              bool(node.attrs.get("resize_if_index_out_of_bounds")),
-                                             node.inputs[2].shape))
+                                             node.inputs[2].shape,
+                                             any(_key(d) == lst for d in dying)))
             return f"{k}({', '.join(args)})", None
         if node.op in _REDUCE_UFUNCS and len(args) == 1:
             return self._reduce(node, args[0]), None
@@ -509,7 +536,7 @@ class _Codegen:
         for v in dying:
             k = _key(v)
             if k in ufunc_made and v.type == out and \
-                    all(self.ufunc(c) is not None for c in info.consumers.get(k, ())):
+                    all(self.ufunc(c) is not None for c in info.consumers(k)):
                 return v
         return None
 

@@ -16,6 +16,8 @@ tracing, so that ``stack()`` after a staged loop has a static shape.
 """
 from __future__ import annotations
 
+import sys
+from sys import getrefcount
 from typing import Callable
 
 import numpy as np
@@ -263,7 +265,8 @@ def _set_item(lst, index, item, element_dtype=None, resize_if_index_out_of_bound
     return lst.with_item(i, item)
 
 
-def append_kernel(element_dtype: DType | None, grow: bool, item_shape: TensorShape) -> Callable:
+def append_kernel(element_dtype: DType | None, grow: bool, item_shape: TensorShape,
+                  owned: bool = False) -> Callable:
     """``TensorListSetItem`` for generated code, where an in-order write is an append.
 
     The general kernel checks the index and the item's shape on every write
@@ -276,10 +279,18 @@ def append_kernel(element_dtype: DType | None, grow: bool, item_shape: TensorSha
     else (another write pattern, an unknown item shape, a gradient
     accumulator, a captured list) runs the general kernel. The interpreter
     always runs the general kernel, so the tests compare the two.
+
+    ``owned``: the generated code's slot holding the list dies at this write
+    (the plan never reads that value again). When, besides, nothing else
+    holds the list or its store (``_unique_count``), no one can ever see the old
+    value, so the append updates the two records in place instead of making
+    new ones: a staged loop's write then costs what ``list.append`` costs.
     """
     static = item_shape.as_tuple() if item_shape.is_fully_defined() else None
     proven = object()  # an element shape known compatible with ``static`` (none yet)
     new = object.__new__
+    in_place = owned and _UNIQUE is not None
+    unique = _UNIQUE
 
     def set_item(lst, index, item):
         nonlocal proven
@@ -293,6 +304,14 @@ def append_kernel(element_dtype: DType | None, grow: bool, item_shape: TensorSha
                     if index == i == len(buf) and (i < size or grow and lst.resizable):
                         buf.append(item)
                         if buf[i] is item:  # no other thread appended first
+                            if in_place and getrefcount(lst) <= unique and \
+                                    getrefcount(items) <= unique:
+                                items.count, items._persistent = i + 1, None
+                                if i >= size:
+                                    items.size = i + 1
+                                if lst.element_dtype is None:
+                                    lst.element_dtype = element_dtype
+                                return lst
                             vec = new(AppendVector)
                             vec.buf, vec.count, vec._persistent = buf, i + 1, None
                             vec.size = size if i < size else i + 1
@@ -305,6 +324,26 @@ def append_kernel(element_dtype: DType | None, grow: bool, item_shape: TensorSha
                 proven = lst.element_shape
         return _set_item(lst, index, item, element_dtype, grow)
     return set_item
+
+
+def _unique_count() -> int | None:
+    """What ``getrefcount`` reports, inside ``set_item``, for a list (and for its store)
+    that only the calling slot holds; None where counts cannot prove that.
+
+    In ``v = k(v, i, x)`` the list is held by the caller's slot and by
+    ``set_item``'s argument (plus ``getrefcount``'s own); its store by the list
+    and ``set_item``'s local ``items``. Any other holder (another slot, a
+    container, a caller's tensor) adds one. CPython 3.14 passes borrowed
+    stack references that counts do not show, and a free-threaded build may
+    defer counts: there the in-place path is off.
+    """
+    if sys.implementation.name != "cpython" or sys.version_info >= (3, 14) or \
+            not getattr(sys, "_is_gil_enabled", lambda: True)():
+        return None
+    return 3
+
+
+_UNIQUE = _unique_count()
 
 
 def _zeros(dtype: DType, shape) -> np.ndarray:

@@ -53,10 +53,11 @@ def optimize(graph: Graph, passes: Sequence[Pass] = DEFAULT) -> Graph:
     every graph until a round changes nothing.
     """
     family: list[Graph] = []
-    graph = copy_graph(graph, library=False, family=family)
-    if tuple(passes) == DEFAULT:
+    if tuple(passes) == DEFAULT:  # (identity removal, the first local pass, starts in the copy)
+        graph = copy_graph(graph, library=False, family=family, identities=False)
         rounds.run_default(graph, MAX_ROUNDS, family)
         return graph
+    graph = copy_graph(graph, library=False, family=family)
     for _ in range(MAX_ROUNDS):
         # No pass adds or drops sub-graphs except prune (last): one walk serves a round.
         graphs = all_graphs(graph)

@@ -33,6 +33,10 @@ def attr_key(value):
         if not value:
             return ("dict", ())
         return ("dict", tuple(sorted([(str(k), attr_key(v)) for k, v in value.items()])))
+    if kind is np.ndarray:  # (every Const's value)
+        return _array_key(value)
+    if kind is DType:  # (every Const's dtype)
+        return ("dtype", value.name)
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return (type(value).__name__, value)
     if isinstance(value, DType):
@@ -42,17 +46,23 @@ def attr_key(value):
     if isinstance(value, TensorType):
         return ("type", value.dtype.name, value.shape.as_tuple())
     if isinstance(value, (np.ndarray, np.generic)):
-        array = np.asarray(value)
-        if array.dtype == _OBJECT:
-            return ("objects", array.shape, tuple(array.ravel().tolist()))
-        if array.nbytes > _MAX_KEY_BYTES:
-            return ("id", id(value))
-        return ("array", array.dtype.str, array.shape, array.tobytes())
+        return _array_key(np.asarray(value))
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(attr_key(v) for v in value))
     if isinstance(value, dict):
         return ("dict", tuple(sorted((str(k), attr_key(v)) for k, v in value.items())))
     return ("id", id(value))
+
+
+def _array_key(array: np.ndarray):
+    """An array's key: its dtype (the object: ``dtype.str`` builds a string each time, the
+    cost of the rest of the key together), shape and bytes."""
+    dtype = array.dtype
+    if dtype == _OBJECT:
+        return ("objects", array.shape, tuple(array.ravel().tolist()))
+    if array.nbytes > _MAX_KEY_BYTES:
+        return ("id", id(array))
+    return ("array", dtype, array.shape, array.tobytes())
 
 
 def cse_in_place(graph: Graph) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from graph.ir import Graph, Output
 from graph.passes.rewrite import (all_graphs, control_dependents, copy_graph, remove_nodes,
-                                  replace_uses)
+                                  removable_identity, replace_uses)
 
 
 def remove_identities_in_place(graph: Graph) -> bool:
@@ -17,8 +17,7 @@ def remove_identities_in_place(graph: Graph) -> bool:
     mapping: dict[Output, Output] = {}
     dead = []
     for node in graph.nodes:
-        if node.op == "Identity" and len(node.inputs) == 1 and not node.control_inputs \
-                and id(node) not in waited_on:
+        if removable_identity(node, waited_on):
             mapping[node.output(0)] = node.inputs[0]
             dead.append(node)
     for node in graph.nodes:

@@ -55,6 +55,14 @@ def holds_plain_values(node: Node) -> bool:
     return True
 
 
+def removable_identity(node: Node, waited_on) -> bool:
+    """``node`` is an Identity its readers can bypass (read its input directly): it
+    neither waits on anything nor is waited on (``waited_on``: ids), so no ordering
+    changes."""
+    return node.op == "Identity" and len(node.inputs) == 1 and not node.control_inputs \
+        and id(node) not in waited_on
+
+
 def graphs_in(value) -> Iterator[Graph]:
     """The Graphs inside an attr value."""
     if isinstance(value, Graph):
@@ -118,15 +126,18 @@ def all_graphs(root: Graph) -> list[Graph]:
     return _family(root, None)
 
 
-def _family(root: Graph, holders: dict | None) -> list[Graph]:
+def _family(root: Graph, holders: dict | None, waited: set | None = None) -> list[Graph]:
     """``all_graphs(root)``; ``holders`` (if given) receives id(node) -> its sub-graphs for
-    every node holding some (so a copy need not look at every node's attrs again)."""
+    every node holding some (so a copy need not look at every node's attrs again), and
+    ``waited`` (if given) the ids of the nodes some node waits on (a control input)."""
     order: list[Graph] = []
     seen: set[int] = set()
 
     def visit(g: Graph) -> None:
         seen.add(id(g))
         for node in g.nodes:
+            if waited is not None and node.control_inputs:
+                waited.update(map(id, node.control_inputs))
             subs = subgraphs(node)
             if subs:
                 if holders is not None:
@@ -139,7 +150,8 @@ def _family(root: Graph, holders: dict | None) -> list[Graph]:
     return order
 
 
-def copy_graph(root: Graph, library: bool = True, family: list | None = None) -> Graph:
+def copy_graph(root: Graph, library: bool = True, family: list | None = None,
+               identities: bool = True) -> Graph:
     """A deep copy of ``root``, its library and every sub-graph it reaches.
 
     Nodes keep their names and origins; attrs are copied with sub-graphs
@@ -148,10 +160,17 @@ def copy_graph(root: Graph, library: bool = True, family: list | None = None) ->
     that were discarded, such as a loop body retraced with relaxed shapes).
     ``family`` (a list, if given) receives ``all_graphs`` of the copy, which the
     walk here already knows (the passes would walk the copy again for it).
+    ``identities=False`` leaves out the Identity nodes that identity removal
+    drops (``removable_identity``): their readers read the copy of their input.
+    Tracing puts an Identity behind every branch and loop-body result, a
+    fifth of a traced function's nodes; the optimizer removes them first, and
+    copying them only to drop them (and rewire their readers in a walk of its
+    own) was a tenth of optimizing.
     Written for speed: it runs on every trace of an optimized tf.function.
     """
     holders: dict[int, list] = {}
-    graphs = _family(root, holders)
+    waited: set[int] | None = None if identities else set()
+    graphs = _family(root, holders, waited)
     n_family = len(graphs)
     if library:
         seen = {id(g) for g in graphs}
@@ -199,15 +218,18 @@ def copy_graph(root: Graph, library: bool = True, family: list | None = None) ->
         append = new.nodes.append
         for node in g.nodes:
             # Node.__init__ copies its lists again, Output.__init__ is a frame: both inlined.
-            copy = new_node(Node)
-            copy.graph, copy.name, copy.op, copy.origin = new, node.name, node.op, node.origin
             ins = []
             for o in node.inputs:
                 found = get(id(o.node))
                 ins.append(o if found is None else found[1] if not o.index
                            else Output(found[0], o.index))
-            copy.inputs = ins
+            if waited is not None and node.op == "Identity" and removable_identity(node, waited):
+                copies[id(node)] = (None, ins[0])  # (its one output: index 0 only)
+                continue
             controls = node.control_inputs
+            copy = new_node(Node)
+            copy.graph, copy.name, copy.op, copy.origin = new, node.name, node.op, node.origin
+            copy.inputs = ins
             copy.control_inputs = [get(id(c), (c,))[0] for c in controls] if controls else []
             copy.attrs = map_graphs(node.attrs, gmap) if id(node) in holders \
                 else node.attrs.copy()

@@ -35,11 +35,12 @@ small function spends a third of its time optimizing).
 """
 from __future__ import annotations
 
-from graph.executor import schedule
+from graph.executor import inputs_only, schedule
 from graph.ir import Graph
 from graph.passes import algebraic, constant_folding, cse, hoisting, identity, prune
 from graph.passes import variable_reads
-from graph.passes.rewrite import all_graphs, holds_plain_values, is_pure, replace_uses, subgraphs
+from graph.passes.rewrite import (all_graphs, holds_plain_values, is_pure, removable_identity,
+                                  replace_uses, subgraphs)
 from graph.registry import get_op
 
 
@@ -61,7 +62,11 @@ def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
     """One round over ``work`` (innermost first); the ids of graphs to run again."""
     again: set[int] = set()
     looping: list[Graph] = []  # (the local passes never add a loop)
+    busy: list[Graph] = []
     for g in work:
+        if inputs_only(g):
+            continue  # (a branch passing values on): nothing to do, nothing to drop
+        busy.append(g)
         ops = {n.op for n in g.nodes}
         if "ReadVariableOp" in ops:
             variable_reads.merge_reads_in_place(g)
@@ -81,7 +86,7 @@ def _round(root: Graph, family: list[Graph], work: list[Graph]) -> set[int]:
         for g in looping:
             hoisting.hoist_in_place(g, shared, touched)
     again.update(id(g) for g in touched)
-    for g in work:
+    for g in busy:
         structural: list = []
         prune.prune_in_place(g, structural)
         if structural:
@@ -111,8 +116,7 @@ def _local_passes(graph: Graph) -> None:
         op = node.op
         if op == "Placeholder":
             continue
-        if op == "Identity" and len(inputs) == 1 and not node.control_inputs \
-                and id(node) not in waited_on:
+        if op == "Identity" and removable_identity(node, waited_on):
             replaced = inputs[0]
         else:
             replaced = simplified(node) if len(inputs) == 2 and op != "Const" else None

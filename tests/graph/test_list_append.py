@@ -251,3 +251,97 @@ def test_a_persistent_vector_grown_past_its_trie_reads_unset_slots_as_none():
     vec = PersistentVector().resized(40).set(0, "a")
     assert vec.get(32) is None and vec.get(0) == "a"
     assert [vec.get(k) for k in range(40)] == vec.to_list()
+
+
+# -- writes in place: only when no one else can see the list -------------------------------
+
+def _kernel(owned):
+    return ta_ops.append_kernel(dtypes.float32, False, TensorShape([2]), owned)
+
+
+def _written(kernel, n):
+    """``lst = kernel(lst, i, item)`` as generated code writes it: the slot holds the only
+    reference. The first write proves the element shape (the general kernel copies)."""
+    lst = ta_ops._reserve(np.int32(n), dtypes.float32, TensorShape([2]), False)
+    lst = kernel(lst, np.int32(0), np.zeros(2, np.float32))
+    return lst
+
+
+@pytest.mark.skipif(ta_ops._UNIQUE is None, reason="reference counts cannot prove ownership")
+def test_an_owned_unshared_list_grows_in_place():
+    kernel = _kernel(True)
+    lst = _written(kernel, 3)
+    before = id(lst)
+    lst = kernel(lst, np.int32(1), np.ones(2, np.float32))
+    assert id(lst) == before and lst.items.count == 2
+    np.testing.assert_array_equal(ta_ops._stack(lst, dtypes.float32, TensorShape([2])),
+                                  [[0, 0], [1, 1], [0, 0]])
+
+
+@pytest.mark.parametrize("owned", [False, True])
+def test_a_list_someone_else_holds_is_never_changed(owned):
+    kernel = _kernel(owned)
+    lst = _written(kernel, 3)
+    kept = [lst]  # another holder: an older flow a plan still reads, a caller's tensor
+    new = kernel(lst, np.int32(1), np.ones(2, np.float32))
+    assert new is not lst and lst.items.count == 1 and new.items.count == 2
+    del kept, lst
+    store = new.items  # the store alone held elsewhere is enough to copy
+    newer = kernel(new, np.int32(2), np.ones(2, np.float32))
+    assert newer is not new and newer.items.count == 3
+    assert store.count == 2 and new.items is store
+
+
+def test_a_list_not_owned_by_the_writing_slot_is_never_changed():
+    kernel = _kernel(False)
+    lst = _written(kernel, 3)
+    new = kernel(lst, np.int32(1), np.ones(2, np.float32))
+    assert new is not lst and lst.items.count == 1
+
+
+def _loop_from_a_list_read_afterwards(x, n):
+    """The loop starts from a list the code reads again after the loop: its slot lives on,
+    so the loop variable is a second holder of the same list."""
+    ta = TensorArray(rt.float32, size=n + 1).write(0, x[0])
+    _, grown = rt.while_loop(lambda i, t: i < n,
+                             lambda i, t: (i + 1, t.write(i + 1, x[i % 3] + 1.0)), [0, ta])
+    return ta.size(), ta.read(0), grown.stack()
+
+
+def _list_read_after_its_write_in_the_body(x, n):
+    ta = TensorArray(rt.float32, size=n, clear_after_read=False)
+
+    def body(i, s, ta):
+        new = ta.write(i, x[i % 3] * rt.cast(i, rt.float32))
+        return i + 1, s + rt.cast(ta.size(), rt.float32) + new.read(i), new
+    _, s, ta = rt.while_loop(lambda i, s, ta: i < n, body, [0, x[0] * 0.0, ta])
+    return s, ta.stack()
+
+
+def _same_list_written_twice(x):
+    ta = TensorArray(rt.float32, size=0, dynamic_size=True).write(0, x[0])
+    a = ta.write(1, x[1])
+    b = ta.write(1, x[2])
+    return a.write(2, x[0]).stack(), b.write(2, x[1]).stack(), ta.stack()
+
+
+@pytest.mark.parametrize("fn, args", [
+    (_loop_from_a_list_read_afterwards, (np.int32(4),)),
+    (_list_read_after_its_write_in_the_body, (np.int32(5),)),
+    (_same_list_written_twice, ()),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_in_place_writes_keep_every_other_reader_s_contents(fn, args):
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    graph, _, feeds = trace(fn, x, *args)
+    first = run_all(graph, feeds)  # codegen (in place where it may) == the interpreter
+    again = run_all(graph, feeds)
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    if fn is _loop_from_a_list_read_afterwards:
+        size, head, grown = first
+        assert size == 5 and np.array_equal(head, x[0]) and grown.shape == (5, 4)
+    if fn is _same_list_written_twice:
+        a, b, base = first
+        np.testing.assert_array_equal(a, x[[0, 1, 0]])
+        np.testing.assert_array_equal(b, x[[0, 2, 1]])
+        np.testing.assert_array_equal(base, x[:1])

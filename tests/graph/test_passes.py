@@ -138,6 +138,24 @@ def test_cse_keeps_distinct_attrs_and_stateful_ops():
     assert sum("Random" in op for op in ops(new)) == 2
 
 
+def test_cse_merges_equal_constants_only():
+    """Constants are keyed by dtype, shape and bytes: the same bytes as another dtype
+    (float 1.0 and the int 0x3f800000) or another shape stay apart."""
+    from graph import dtypes
+    from graph.passes.cse import attr_key
+    graph = Graph("g")
+    bits = np.frombuffer(np.float32(1.0).tobytes(), np.int32)[0]
+    values = [np.array(1.0, np.float32), np.array(1.0, np.float32), np.array(bits, np.int32),
+              np.array([1.0], np.float32), np.array(2.0, np.float32)]
+    for v in values:
+        graph.add_node("Const", attrs={"dtype": dtypes.as_dtype(v.dtype), "value": v})
+    keys = [attr_key(n.attrs) for n in graph.nodes]
+    assert keys[0] == keys[1] and len(set(keys)) == 4
+    graph.outputs = [n.output(0) for n in graph.nodes]
+    new = eliminate_common_subexpressions(graph)
+    assert len(new.nodes) == 4 and new.outputs[0] == new.outputs[1]
+
+
 # -- identity and no-op removal ---------------------------------------------------------------
 def test_identity_removal_rewires_readers_and_outputs():
     graph, new = check(lambda x: rt.identity(rt.identity(x) * 2.0), np.float32(3),
