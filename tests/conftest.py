@@ -9,7 +9,3 @@ import runtime
 def _no_global_seed():
     runtime.random.set_seed(None)
     yield
-
-
-def pytest_terminal_summary(terminalreporter):  # LEAD EDIT: remove (git checkout tests/conftest.py)
-    terminalreporter.write_line("!!! LEAD NOTE: read /work/wt-conf/LEAD_NOTE_READ_AND_DELETE.md now !!!")

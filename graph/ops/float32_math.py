@@ -91,76 +91,17 @@ def _sigmoid_packet(x0):
     return np.where(x0 < _f32(-104), _f32(0), np.divide(e, _f32(1) + e, dtype=_f32))
 
 
-def _sincos_packet(sine: bool):
-    """Eigen's psincos_float: x reduced by the nearest multiple of pi/2 (four parts,
-    as without FMA), then the sin or cos polynomial of the quadrant, the sign from its
-    bits. Beyond the range it reduces accurately (|x| >= 25966 or 18838) the C
-    library's function is used instead (Eigen's exact huge-argument reduction)."""
-    huge = _f32(25966.0 if sine else 18838.0)
-    fallback = _libm("sinf" if sine else "cosf", np.sin if sine else np.cos)
-
-    def apply(x0):
-        x = np.abs(x0)
-        y_round = x * _f32(0.636619746685028076171875) + _f32(12582912)
-        q = y_round.view(np.int32)
-        y = y_round - _f32(12582912)
-        for c in (-1.5703125, -0.000483989715576171875, 1.62865035235881805419921875e-07,
-                  5.5644315544167710640977020375430583953857421875e-11):
-            x = _madd(y, _f32(c), x)
-        x2 = x * x
-        cos = _f32(2.4372266125283204019069671630859375e-05)
-        for c in (-0.00138865201734006404876708984375, 0.041666619479656219482421875, -0.5, 1.0):
-            cos = _madd(cos, x2, _f32(c))
-        sin = _f32(-0.0001959234114083702898469196984621021329076029360294342041015625)
-        for c in (0.0083326873655616851693794799871284340042620897293090820312500000,
-                  -0.1666666203982298255503735617821803316473960876464843750000000000):
-            sin = _madd(sin, x2, _f32(c))
-        sin = _madd(sin * x2, x, x)
-        even = (q & 1) == 0
-        if sine:
-            y = np.where(even, sin, cos)
-            sign = (x0.view(np.int32) ^ (q << 30)) & np.int32(-2**31)
-        else:
-            y = np.where(even, cos, sin)
-            sign = ((q + 1) << 30) & np.int32(-2**31)
-        y = (y.view(np.int32) ^ sign).view(_f32)
-        far = ~(np.abs(x0) < huge)
-        if far.any():
-            y = y.copy()
-            y[far] = fallback(x0[far])
-        return y
-    return apply
-
-
-def _libm(name, fn, dtype=_f32):
-    """The C library's function (``expf``...) on each element of a 1-D array, as
-    TensorFlow's scalar path calls it (not always correctly rounded: ``log1pf(6)`` is one
-    unit above ``log(7)``); where no C math library can be loaded, ``fn`` in float64
-    rounded once. The packet functions call it on the at most 7 elements after the last
-    packet only, so one ctypes call each is cheap."""
+def _libm(name, fn):
+    """The C library's float function (``expf``...), which TensorFlow's scalar path calls
+    (not always correctly rounded: ``log1pf(6)`` is one unit above ``log(7)``); where no C
+    math library can be loaded, ``fn`` in float64 rounded once. It is only ever called on
+    the at most 7 elements after the last packet, so one ctypes call each is cheap."""
     try:
         c_fn = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"), name)
     except (OSError, AttributeError):
-        return lambda x: fn(x.astype(np.float64)).astype(dtype)
-    c_type = ctypes.c_float if dtype == _f32 else ctypes.c_double
-    c_fn.restype, c_fn.argtypes = c_type, [c_type]
-    return lambda x: np.array([c_fn(v) for v in x.tolist()], dtype)
-
-
-def c_library(name: str, fallback):
-    """A kernel calling the C library's ``name`` (``namef`` on float32) on every element,
-    as TensorFlow's kernels without a packet version do (``Lgamma``: ``lgammaf(1)`` is
-    exactly 0, which a float64 series is not); ``fallback`` for other dtypes."""
-    impl = {np.dtype(np.float32): _libm(name + "f", fallback),
-            np.dtype(np.float64): _libm(name, fallback, np.float64)}
-
-    def kernel(x):
-        a = np.asarray(x)
-        fn = impl.get(a.dtype)
-        if fn is None:
-            return fallback(x)
-        return fn(a.reshape(-1)).reshape(a.shape)[()]
-    return kernel
+        return lambda x: fn(x.astype(np.float64)).astype(_f32)
+    c_fn.restype, c_fn.argtypes = ctypes.c_float, [ctypes.c_float]
+    return lambda x: np.array([c_fn(v) for v in x.tolist()], _f32)
 
 
 _expf = _libm("expf", np.exp)
@@ -246,8 +187,6 @@ def float32_only(fn, fallback):
     return kernel
 
 
-sin = float32_only(packets(_sincos_packet(True), _libm("sinf", np.sin)), np.sin)
-cos = float32_only(packets(_sincos_packet(False), _libm("cosf", np.cos)), np.cos)
 scalar_log = _libm("logf", np.log)  # logf on each element (a 1-D float32 array)
 exp = float32_only(packets(_exp_packet_checked, _expf), np.exp)
 log = float32_only(packets(_log_packet, _libm("logf", np.log)), np.log)

@@ -520,7 +520,7 @@ _UNARY = {
     "Atanh": np.arctanh, "Log1p": float32_math.log1p, "Expm1": float32_math.expm1, "Rint": np.rint,
     "Reciprocal": np.reciprocal,
     "Erf": _float64(erf), "Erfc": _float64(erfc), "Erfinv": _float64(erfinv),
-    "Lgamma": float32_math.c_library("lgamma", _float64(lgamma)), "Digamma": _float64(digamma), "Ndtri": _float64(ndtri),
+    "Lgamma": _float64(lgamma), "Digamma": _float64(digamma), "Ndtri": _float64(ndtri),
     "BesselI0": _float64(bessel_i0), "BesselI1": _float64(bessel_i1),
     "BesselI0e": _float64(bessel_i0e), "BesselI1e": _float64(bessel_i1e),
 }

@@ -24,7 +24,7 @@ WHILE_OPS = ("While", "StatelessWhile")
 _SAFE_OPS = frozenset({"MatMul", "BatchMatMulV2", "Cast", "Sigmoid", "Relu", "Transpose",
                        "SquaredDifference", "Identity",
                        # elementwise, but not numpy ufuncs (float32_math's rounding)
-                       "Exp", "Log", "Tanh", "Log1p", "Expm1", "Sin", "Cos"})
+                       "Exp", "Log", "Tanh", "Log1p", "Expm1"})
 
 
 def _through_identities(o: Output) -> Output:

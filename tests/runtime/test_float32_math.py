@@ -73,17 +73,3 @@ def test_softmax_log_softmax_and_cross_entropies_as_tensorflow_computes_them():
         np.testing.assert_array_equal(
             run(lambda x, y: rt.nn.sparse_softmax_cross_entropy_with_logits(y, x), LOGITS,
                 np.int32([3, 7, 0])), want)
-
-
-def test_sin_cos_in_packets_and_lgamma_from_the_c_library():
-    x = np.float32([0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 20.0, 1.0, 2.0])
-    for run in (eager, staged):
-        np.testing.assert_array_equal(run(rt.sin, x), np.float32(
-            [0.4794255495071411, 0.8414709568023682, 0.9092974066734314, 0.14112000167369843,
-             -0.756802499294281, -0.9589242935180664, -0.279415488243103, 0.9129452705383301,
-             0.8414709568023682, 0.9092974066734314]))
-        np.testing.assert_array_equal(run(rt.cos, x)[:8], np.float32(
-            [0.8775825500488281, 0.5403022766113281, -0.41614681482315063, -0.9899924993515015,
-             -0.6536436080932617, 0.28366217017173767, 0.9601702690124512, 0.4080820679664612]))
-        np.testing.assert_array_equal(run(rt.math.lgamma, np.float32([1.0, 2.0, 0.5])),
-                                      np.float32([0.0, 0.0, 0.5723649263381958]))  # was 3.6e-15
