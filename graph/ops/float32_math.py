@@ -156,24 +156,6 @@ def packets(packet, scalar):
     return apply
 
 
-def exp_rows(x):
-    """exp of each row (last axis) of ``x`` as a reduction over rows reads it: Eigen
-    sums a row by loading packets from the row's start, so each row's first
-    ``n // 8 * 8`` elements take the packet path and the rest the scalar one."""
-    x = np.asarray(x)
-    if x.dtype != np.float32 or x.size == 0:
-        return np.exp(x)
-    rows = x.reshape(-1, x.shape[-1])
-    whole = rows.shape[1] // _PACKET * _PACKET
-    out = np.empty(rows.shape, _f32)
-    with np.errstate(all="ignore"):
-        if whole:
-            out[:, :whole] = _flush(_exp_packet_checked(_flush(rows[:, :whole])))
-        if whole < rows.shape[1]:
-            out[:, whole:] = _flush(_expf(rows[:, whole:].reshape(-1))).reshape(rows.shape[0], -1)
-    return out.reshape(x.shape)
-
-
 def float32_only(fn, fallback):
     """``fn`` on float32 arrays and scalars, ``fallback`` (numpy's function) on the rest."""
     def kernel(x):
@@ -187,7 +169,6 @@ def float32_only(fn, fallback):
     return kernel
 
 
-scalar_log = _libm("logf", np.log)  # logf on each element (a 1-D float32 array)
 exp = float32_only(packets(_exp_packet_checked, _expf), np.exp)
 log = float32_only(packets(_log_packet, _libm("logf", np.log)), np.log)
 log1p = float32_only(packets(_log1p_packet, _libm("log1pf", np.log1p)), np.log1p)

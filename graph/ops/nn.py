@@ -16,7 +16,7 @@ import numpy as np
 from graph.dtypes import bool_, float32, int32, int64
 from graph.errors import InvalidArgumentError, UnimplementedError
 from graph.ir import TensorType
-from graph.ops import float32_math, packet_sums
+from graph.ops import float32_math
 from graph.ops.array import _shape_value
 from graph.ops.infer import check_dtype, expect_arity, same_dtype
 from graph.registry import register_op
@@ -103,37 +103,18 @@ def _softmax_infer(op: str):
     return infer
 
 
-def _row_sums(x):
-    """Sums over the last axis in TensorFlow's order (packet_sums)."""
-    if x.dtype.kind != "f" or x.dtype.itemsize < 4:
-        return np.sum(x, axis=-1)
-    return packet_sums.reduce(np.add, x, (x.ndim - 1,))
-
-
-def _shifted(x):
-    return x - np.max(x, axis=-1, keepdims=True)
-
-
 def _softmax(x):
-    """TensorFlow's kernel: exp of the shifted logits times the inverse of each row's sum
-    (a multiply, not a division: the last digit differs)."""
     if x.size == 0:  # (no rows, or rows of nothing: an empty result, not a max of nothing)
         return x.copy()
-    e = float32_math.exp(_shifted(x))
-    one = x.dtype.type(1)
-    return e * (one / _row_sums(e))[..., None]
-
-
-def _log_sum_exp(shifted):
-    """log of each row's sum of exp, as the softmax and cross-entropy kernels compute it."""
-    return float32_math.log(_row_sums(float32_math.exp_rows(shifted)))
+    e = float32_math.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=-1, keepdims=True)
 
 
 def _log_softmax(x):
     if x.size == 0:
         return x.copy()
-    shifted = _shifted(x)
-    return shifted - _log_sum_exp(shifted)[..., None]
+    shifted = x - np.max(x, axis=-1, keepdims=True)
+    return shifted - float32_math.log(np.sum(float32_math.exp(shifted), axis=-1, keepdims=True))
 
 
 register_op("Softmax", _softmax_infer("Softmax"), _softmax)
@@ -163,14 +144,10 @@ def _xent_infer(inputs, attrs):
 
 
 def _xent(features, labels):
-    """TensorFlow's kernel: sum(labels * (log(sum(exp)) - shifted)) per row; backprop
-    exp(shifted) / sum(exp) - labels."""
     features, labels = np.broadcast_arrays(features, labels)
-    shifted = _shifted(features)
-    sum_exp = _row_sums(float32_math.exp_rows(shifted))
-    loss = _row_sums(labels * (float32_math.log(sum_exp)[:, None] - shifted))
-    backprop = float32_math.exp(shifted) / sum_exp[:, None] - labels
-    return loss.astype(features.dtype, copy=False), backprop.astype(features.dtype, copy=False)
+    log_p = _log_softmax(features)
+    loss = -np.sum(labels * log_p, axis=-1)
+    return loss.astype(features.dtype, copy=False), (np.exp(log_p) - labels).astype(features.dtype)
 
 
 def _sparse_xent_infer(inputs, attrs):
@@ -198,14 +175,10 @@ def _sparse_xent(features, labels):
     if np.any(bad):
         raise _error(f"Received a label value of {labels[bad][0]} which is outside the valid "
                      f"range of [0, {n}).  Label values: {' '.join(map(str, labels))}")
-    # TensorFlow's kernel: log(sum(exp(shifted))) - shifted[label], the log a scalar one
-    shifted = _shifted(features)
-    sum_exp = _row_sums(float32_math.exp_rows(shifted))
+    log_p = _log_softmax(features)
     rows = np.arange(len(labels))
-    log_sum = np.log(sum_exp) if features.dtype != np.float32 or not len(labels) else \
-        float32_math.scalar_log(sum_exp)
-    loss = log_sum - shifted[rows, labels]
-    backprop = float32_math.exp(shifted) / sum_exp[:, None]
+    loss = -log_p[rows, labels]
+    backprop = np.exp(log_p)
     backprop[rows, labels] -= 1
     return loss.astype(features.dtype, copy=False), backprop.astype(features.dtype, copy=False)
 

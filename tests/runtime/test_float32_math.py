@@ -49,27 +49,3 @@ def test_scalars_use_the_c_library_and_softmax_prints_the_guides_digits():
 def test_other_dtypes_keep_numpy_and_denormals_flush_to_zero():
     np.testing.assert_array_equal(eager(rt.exp, X.astype(np.float64)), np.exp(X.astype(np.float64)))
     assert eager(rt.exp, np.full(8, -100.0, np.float32)).tolist() == [0.0] * 8  # 3.7e-44 unflushed
-
-
-LOGITS = (np.sin(np.arange(30, dtype=np.float32)) * 4).astype(np.float32).reshape(3, 10)
-
-
-def test_softmax_log_softmax_and_cross_entropies_as_tensorflow_computes_them():
-    # rows of 10: each row's sum of exp reads 8 packet values and 2 scalar ones
-    for run in (eager, staged):
-        np.testing.assert_array_equal(run(rt.nn.softmax, LOGITS)[1], np.float32(
-            [0.0015358574455603957, 0.00024788558948785067, 0.0015823027351871133,
-             0.07266364991664886, 0.7116615176200867, 0.18242231011390686,
-             0.004278317093849182, 0.0002892634947784245, 0.0006711411406286061,
-             0.024647651240229607]))
-        np.testing.assert_array_equal(run(rt.nn.log_softmax, LOGITS)[2], np.float32(
-            [-1.279569387435913, -1.5847280025482178, -4.9667558670043945, -8.316231727600098,
-             -8.553664207458496, -5.460757255554199, -1.8811168670654297, -1.105846643447876,
-             -3.8477272987365723, -7.585886001586914]))
-        want = np.float32([4.387585163116455, 8.148172378540039, 1.279569387435913])
-        labels = np.eye(10, dtype=np.float32)[[3, 7, 0]]
-        np.testing.assert_array_equal(
-            run(lambda x, y: rt.nn.softmax_cross_entropy_with_logits(y, x), LOGITS, labels), want)
-        np.testing.assert_array_equal(
-            run(lambda x, y: rt.nn.sparse_softmax_cross_entropy_with_logits(y, x), LOGITS,
-                np.int32([3, 7, 0])), want)
