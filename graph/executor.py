@@ -470,8 +470,7 @@ class _Codegen:
                                              bool(node.attrs.get("resize_if_index_out_of_bounds")),
                                              node.inputs[2].shape))
             return f"{k}({', '.join(args)})", None
-        if node.op in _REDUCE_UFUNCS and len(args) == 1 and \
-                node.outputs[0].dtype.name not in ("float32", "float64"):  # (packet_sums order)
+        if node.op in _REDUCE_UFUNCS and len(args) == 1:
             return self._reduce(node, args[0]), None
         if opdef.build is None and opdef.kernel_attrs:
             k = self.bind("k", opdef.kernel)

@@ -13,7 +13,6 @@ import numpy as np
 from graph.dtypes import as_dtype, int32, int64
 from graph.errors import DTypeNotSupportedError, InvalidArgumentError
 from graph.ir import TensorType
-from graph.ops import packet_sums
 from graph.ops.infer import expect_arity
 from graph.registry import register_op
 from graph.shapes import TensorShape
@@ -74,25 +73,14 @@ def _axis(axis):
     return None if axis is None else tuple(axis)
 
 
-def _in_order(ufunc, x, axis, keep_dims):
-    """``ufunc.reduce`` (np.sum without its ~1.5 µs of wrapping), or for float32/float64
-    the order TensorFlow's kernels add in (packet_sums) once a packet fits: below 8
-    float32 values both add one by one."""
-    if x.dtype.kind != "f" or x.dtype.itemsize < 4 or x.size < 32 // x.dtype.itemsize:
-        return ufunc.reduce(x, axis=_axis(axis), dtype=x.dtype, keepdims=keep_dims)
-    axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in axis)
-    out = packet_sums.reduce(ufunc, x, axes)
-    if keep_dims:
-        out = out.reshape([1 if i in axes else d for i, d in enumerate(x.shape)])
-    return out[()] if out.ndim == 0 else out
-
-
 def _sum(x, axis=None, keep_dims=False):
-    return _in_order(np.add, np.asarray(x), axis, keep_dims)
+    x = np.asarray(x)  # (the ufunc's reduce is np.sum without its ~1.5 µs of wrapping)
+    return np.add.reduce(x, axis=_axis(axis), dtype=x.dtype, keepdims=keep_dims)
 
 
 def _prod(x, axis=None, keep_dims=False):
-    return _in_order(np.multiply, np.asarray(x), axis, keep_dims)
+    x = np.asarray(x)
+    return np.multiply.reduce(x, axis=_axis(axis), dtype=x.dtype, keepdims=keep_dims)
 
 
 def _mean(x, axis=None, keep_dims=False):
@@ -114,8 +102,7 @@ def _mean(x, axis=None, keep_dims=False):
             total = np.sum(x, axis=axis, dtype=np.float32, keepdims=keep_dims)  # 2 x 60000 is inf
             return (total.astype(np.float16).astype(np.float32)
                     / np.float32(np.float16(count))).astype(np.float16)
-        total = _sum(x, axis, keep_dims)  # TensorFlow divides the sum by the count
-        return np.true_divide(total, x.dtype.type(count), dtype=x.dtype)
+        return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keep_dims).astype(x.dtype)
 
 
 def _extreme(fn, pick):
