@@ -14,7 +14,6 @@ from graph import dtypes
 from graph.dtypes import DType, as_dtype, bool_, int64
 from graph.errors import DTypeNotSupportedError, InvalidArgumentError, UnimplementedError
 from graph.ir import TensorType
-from graph.ops import float32_math
 from graph.ops.infer import broadcast, expect_arity, same_dtype
 from graph.registry import register_op
 from graph.shapes import TensorShape
@@ -231,12 +230,12 @@ _UNARY = {
     "Square": (np.square, "fic", ""),
     "Sign": (_sign, "fnc", ""),
     "Relu": (_relu, "fi", ""),
-    "Tanh": (float32_math.tanh, "fc", _FLOAT_HINT),
-    "Exp": (float32_math.exp, "fc", _FLOAT_HINT),
-    "Log": (float32_math.log, "fc", _FLOAT_HINT),
+    "Tanh": (np.tanh, "fc", _FLOAT_HINT),
+    "Exp": (np.exp, "fc", _FLOAT_HINT),
+    "Log": (np.log, "fc", _FLOAT_HINT),
     "Sqrt": (np.sqrt, "fc", _FLOAT_HINT),
     "Rsqrt": (lambda x: 1 / np.sqrt(x), "fc", _FLOAT_HINT),
-    "Sigmoid": (float32_math.float32_only(float32_math.sigmoid32, _sigmoid), "fc", _FLOAT_HINT),
+    "Sigmoid": (_sigmoid, "fc", _FLOAT_HINT),
     "Sin": (np.sin, "fc", _FLOAT_HINT),
     "Cos": (np.cos, "fc", _FLOAT_HINT),
     "Floor": (np.floor, "f", _FLOAT_HINT),

@@ -16,7 +16,6 @@ import numpy as np
 from graph.dtypes import bool_, float32, int32, int64
 from graph.errors import InvalidArgumentError, UnimplementedError
 from graph.ir import TensorType
-from graph.ops import float32_math
 from graph.ops.array import _shape_value
 from graph.ops.infer import check_dtype, expect_arity, same_dtype
 from graph.registry import register_op
@@ -53,21 +52,17 @@ def _unary(op: str, allowed: str = "f"):
 
 
 def _elu(x):
-    """exp(x) - 1 below zero, as TensorFlow's kernel writes it (not expm1)."""
-    return np.where(x < 0, float32_math.exp(x) - x.dtype.type(1), x)
+    return np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
 
 
 def _selu(x):
-    one, alpha = x.dtype.type(1), x.dtype.type(_SELU_SCALE * _SELU_ALPHA)
-    return np.where(x < 0, alpha * (float32_math.exp(x) - one), x.dtype.type(_SELU_SCALE) * x)
+    neg = (_SELU_SCALE * _SELU_ALPHA) * np.expm1(np.minimum(x, 0))
+    return np.where(x > 0, _SELU_SCALE * x, neg).astype(x.dtype, copy=False)
 
 
 def _softplus(x):
-    """TensorFlow's three pieces: x where exp(x) + 1 would round to exp(x), exp(x) where it
-    would round to 1, else log1p(exp(x)); the thresholds are log(epsilon) + 2 of the dtype."""
-    threshold = x.dtype.type(np.log(np.finfo(x.dtype).eps) + 2)
-    e = float32_math.exp(x)
-    return np.where(x > -threshold, x, np.where(x < threshold, e, float32_math.log1p(e)))
+    # log(1 + e^x) = max(x, 0) + log1p(e^-|x|): never overflows.
+    return (np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
 
 
 def _softsign(x):
@@ -106,7 +101,7 @@ def _softmax_infer(op: str):
 def _softmax(x):
     if x.size == 0:  # (no rows, or rows of nothing: an empty result, not a max of nothing)
         return x.copy()
-    e = float32_math.exp(x - np.max(x, axis=-1, keepdims=True))
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
     return e / np.sum(e, axis=-1, keepdims=True)
 
 
@@ -114,7 +109,7 @@ def _log_softmax(x):
     if x.size == 0:
         return x.copy()
     shifted = x - np.max(x, axis=-1, keepdims=True)
-    return shifted - float32_math.log(np.sum(float32_math.exp(shifted), axis=-1, keepdims=True))
+    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 
 
 register_op("Softmax", _softmax_infer("Softmax"), _softmax)

@@ -28,7 +28,6 @@ import numpy as np
 from graph.dtypes import bool_, float64
 from graph.errors import DTypeNotSupportedError, InvalidArgumentError
 from graph.ir import TensorType
-from graph.ops import float32_math
 from graph.ops.infer import expect_arity, same_dtype
 from graph.ops.math import binary_rule, unary_rule
 from graph.registry import register_op
@@ -517,7 +516,7 @@ _FLOAT_HINT = "Cast it to a float dtype first: tf.cast(x, tf.float32)."
 _UNARY = {
     "Tan": np.tan, "Asin": np.arcsin, "Acos": np.arccos, "Atan": np.arctan,
     "Sinh": np.sinh, "Cosh": np.cosh, "Asinh": np.arcsinh, "Acosh": np.arccosh,
-    "Atanh": np.arctanh, "Log1p": float32_math.log1p, "Expm1": float32_math.expm1, "Rint": np.rint,
+    "Atanh": np.arctanh, "Log1p": np.log1p, "Expm1": np.expm1, "Rint": np.rint,
     "Reciprocal": np.reciprocal,
     "Erf": _float64(erf), "Erfc": _float64(erfc), "Erfinv": _float64(erfinv),
     "Lgamma": _float64(lgamma), "Digamma": _float64(digamma), "Ndtri": _float64(ndtri),

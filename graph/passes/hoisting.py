@@ -22,9 +22,7 @@ from graph.registry import get_op
 WHILE_OPS = ("While", "StatelessWhile")
 # ops that cannot fail once inference accepted their fully known input shapes
 _SAFE_OPS = frozenset({"MatMul", "BatchMatMulV2", "Cast", "Sigmoid", "Relu", "Transpose",
-                       "SquaredDifference", "Identity",
-                       # elementwise, but not numpy ufuncs (float32_math's rounding)
-                       "Exp", "Log", "Tanh", "Log1p", "Expm1"})
+                       "SquaredDifference", "Identity"})
 
 
 def _through_identities(o: Output) -> Output:
