@@ -25,3 +25,25 @@ def test_constant_with_a_shape_of_another_size_is_tensorflows_type_error():
         staged()
     assert tf.constant([1, 2, 3, 4], shape=[4, 1]).shape == (4, 1)
     assert tf.constant(7, shape=[2, 2]).numpy().tolist() == [[7, 7], [7, 7]]
+
+
+def test_a_list_index_is_a_tuple_and_a_boolean_index_is_a_mask():
+    import numpy as np
+    import pytest
+    x = tf.reshape(tf.range(12), [3, 4])
+    assert int(x[[0, 1]]) == 1                       # TensorFlow: x[0, 1], not numpy's rows
+    assert x[[slice(None), 1]].numpy().tolist() == [1, 5, 9]
+    assert x[[tf.constant(1), 2]].numpy().tolist() == 6
+    assert x[np.array(1)].numpy().tolist() == [4, 5, 6, 7]
+    rows = [[0, 1, 2, 3], [8, 9, 10, 11]]
+    assert x[tf.constant([True, False, True])].numpy().tolist() == rows
+    assert x[np.array([True, False, True])].numpy().tolist() == rows
+    assert x[x > 5].numpy().tolist() == [6, 7, 8, 9, 10, 11]
+    assert tf.Variable(x)[tf.constant([True, False, True])].numpy().tolist() == rows
+
+    @tf.function
+    def masked(t, m):
+        return t[m]
+    assert masked(x, tf.constant([True, False, True])).numpy().tolist() == rows
+    with pytest.raises(ValueError, match="mask cannot be scalar"):
+        x[True]
