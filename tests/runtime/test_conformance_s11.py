@@ -47,3 +47,14 @@ def test_a_list_index_is_a_tuple_and_a_boolean_index_is_a_mask():
     assert masked(x, tf.constant([True, False, True])).numpy().tolist() == rows
     with pytest.raises(ValueError, match="mask cannot be scalar"):
         x[True]
+
+
+def test_from_generator_takes_empty_lists_for_any_declared_dtype():
+    ds = tf.data.Dataset.from_generator(
+        lambda: ((i, [i] * i, ["s"] * i) for i in range(3)),
+        output_signature=(tf.TensorSpec([], tf.int32), tf.TensorSpec([None], tf.int32),
+                          tf.TensorSpec([None], tf.string)))
+    got = [(int(a), b.tolist(), c.tolist()) for a, b, c in ds.as_numpy_iterator()]
+    assert got == [(0, [], []), (1, [1], [b"s"]), (2, [2, 2], [b"s", b"s"])]
+    first = next(iter(ds))
+    assert first[1].dtype == tf.int32 and first[2].dtype == tf.string
