@@ -58,3 +58,13 @@ def test_from_generator_takes_empty_lists_for_any_declared_dtype():
     assert got == [(0, [], []), (1, [1], [b"s"]), (2, [2, 2], [b"s", b"s"])]
     first = next(iter(ds))
     assert first[1].dtype == tf.int32 and first[2].dtype == tf.string
+
+
+def test_python_numbers_that_compare_equal_share_a_trace():
+    @tf.function
+    def g(x):
+        return x
+    # TensorFlow 2.21: the traces of 1 serve 1.0 and True (its Literal type compares values)
+    assert [g(1).numpy(), g(2).numpy(), g(1.0).numpy(), g(True).numpy()] == [1, 2, 1, 1]
+    assert g(1.0).dtype == tf.int32 and g(1.5).dtype == tf.float32
+    assert g.experimental_get_tracing_count() == 3
