@@ -68,3 +68,13 @@ def test_python_numbers_that_compare_equal_share_a_trace():
     assert [g(1).numpy(), g(2).numpy(), g(1.0).numpy(), g(True).numpy()] == [1, 2, 1, 1]
     assert g(1.0).dtype == tf.int32 and g(1.5).dtype == tf.float32
     assert g.experimental_get_tracing_count() == 3
+
+
+def test_assert_type_and_assert_rank_messages_are_tensorflows():
+    import pytest
+    with pytest.raises(TypeError) as e:
+        tf.debugging.assert_type(tf.constant(1), tf.float32, message="m")
+    assert str(e.value) == "m.  tensor must be of type tf.float32; got tf.int32"
+    with pytest.raises(ValueError) as e:
+        tf.debugging.assert_rank(tf.ones([2]), 2, message="m")
+    assert str(e.value) == "m.  Tensor  must have rank 2.  Received rank 1, shape (2,)"
