@@ -78,3 +78,12 @@ def test_assert_type_and_assert_rank_messages_are_tensorflows():
     with pytest.raises(ValueError) as e:
         tf.debugging.assert_rank(tf.ones([2]), 2, message="m")
     assert str(e.value) == "m.  Tensor  must have rank 2.  Received rank 1, shape (2,)"
+
+
+def test_module_names_must_be_python_identifiers():
+    import pytest
+    for bad in ("bad name", "1abc", "a.b", "a/b", "a-b"):
+        with pytest.raises(ValueError, match=r"is not a valid module name\. Module names must be "
+                                             r"valid Python identifiers \(e\.g\. a valid class name\)\."):
+            tf.Module(name=bad)
+    assert tf.Module(name="_x").name == "_x" and tf.Module(name="a_1").name == "a_1"
