@@ -87,3 +87,22 @@ def test_module_names_must_be_python_identifiers():
                                              r"valid Python identifiers \(e\.g\. a valid class name\)\."):
             tf.Module(name=bad)
     assert tf.Module(name="_x").name == "_x" and tf.Module(name="a_1").name == "a_1"
+
+
+def test_sgd_applies_a_sparse_gradient_row_by_row():
+    import numpy as np
+
+    def train(staged):
+        emb = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        opt = tf.keras.optimizers.SGD(0.1)
+
+        def step():
+            with tf.GradientTape() as t:
+                y = tf.reduce_sum(tf.gather(emb, [0, 2, 0]))
+            g = t.gradient(y, emb)
+            opt.apply_gradients([(g, emb)])
+        (tf.function(step) if staged else step)()
+        return emb.numpy()
+    want = np.float32([[0.79999995, 1.8], [3.0, 4.0], [4.9, 5.9]])  # TensorFlow 2.21
+    np.testing.assert_array_equal(train(False), want)
+    np.testing.assert_array_equal(train(True), want)
