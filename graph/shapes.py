@@ -108,6 +108,13 @@ class TensorShape:
             return TensorShape(None)
         return TensorShape(self._dims + other._dims)
 
+    def __add__(self, other) -> "TensorShape":
+        """``shape + [3]`` concatenates, as TensorFlow's TensorShape does."""
+        return self.concatenate(other)
+
+    def __radd__(self, other) -> "TensorShape":
+        return as_shape(other).concatenate(self)
+
     # -- rank checks (ValueError with TensorFlow's messages) ------------------
     def with_rank(self, rank: int) -> "TensorShape":
         """This shape, known to have ``rank`` dimensions (unknown dims if its rank was)."""

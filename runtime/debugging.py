@@ -149,9 +149,10 @@ def _prefix(message) -> str:
 def assert_type(tensor, tf_type, message=None, name=None):
     """TypeError unless ``tensor`` has dtype ``tf_type`` (checked statically, as in TF)."""
     t = convert_to_tensor(tensor)
-    if t.dtype != as_dtype(tf_type):
-        raise TypeError(f"{_prefix(message)}{t!r} must be of type {as_dtype(tf_type)!r}; "
-                        f"got {t.dtype!r}")
+    if t.dtype != as_dtype(tf_type):  # (TensorFlow names a graph tensor, "tensor" eagerly)
+        label = "tensor" if isinstance(t, EagerTensor) else t.name
+        raise TypeError(f"{_rank_prefix(message)}{label} must be of type "
+                        f"{as_dtype(tf_type)!r}; got {t.dtype!r}")
 
 
 def assert_rank(x, rank, message=None, name=None):
@@ -160,8 +161,8 @@ def assert_rank(x, rank, message=None, name=None):
     rank = int(rank)
     if t.shape.rank is not None:
         if t.shape.rank != rank:
-            raise ValueError(f"{_prefix(message)}Tensor {_label(t)} must have rank {rank}. "
-                             f"Received rank {t.shape.rank}, shape {t.shape}")
+            raise ValueError(f"{_rank_prefix(message)}Tensor {_label(t)} must have rank "
+                             f"{rank}.  Received rank {t.shape.rank}, shape {t.shape}")
         return None
     from runtime.ops import array_ops
     return assert_equal(array_ops.rank(t), rank, message=message, name=name or "assert_rank")

@@ -31,9 +31,9 @@ class Module:
     def __init__(self, name: str | None = None):
         if name is None:
             name = _camel_to_snake(type(self).__name__)
-        elif not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-/]*", name):
-            raise ValueError(f"{name!r} is not a valid module name: use letters, digits and "
-                             "underscores, starting with a letter or underscore.")
+        elif not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):  # (TensorFlow's rule and words)
+            raise ValueError(f"{name!r} is not a valid module name. Module names must be valid "
+                             "Python identifiers (e.g. a valid class name).")
         self._name = name
 
     @property

@@ -246,6 +246,11 @@ class SGD(Optimizer):
 
     def _apply_dense(self, g, v) -> None:
         lr = self._lr(v)
+        if not self._momentum and is_sparse(g):
+            # Keras 3 scatter-subtracts the rows one by one: a repeated row is updated twice,
+            # each rounded (1.0 - 0.1 - 0.1 is 0.79999995), not once with their sum
+            v.scatter_sub(on_values(lambda values: M.multiply(values, lr), g))
+            return
         g = dense(g)
         if not self._momentum:
             v.assign_sub(M.multiply(lr, g))

@@ -12,7 +12,8 @@ becomes one small tuple whose first item is a tag:
 * Variable: ``(VARIABLE, WeakKey(variable))`` — its identity; a trace made for one
   Variable serves another of the same type with the resource renamed
   (``variable_renaming``), as TensorFlow traces Variables by type;
-* Python primitive: ``(LITERAL, type, value)`` — its value;
+* Python primitive: ``(LITERAL, type, value)`` — its value; numbers Python calls
+  equal share a key (``1``, ``1.0`` and ``True``: see ``_NumberType``);
 * list / tuple / namedtuple / dict: the keys of their leaves (dict keys sorted);
 * an object with ``__tf_tracing_type__``: ``(CUSTOM, what it returns)``;
 * anything else: ``(OBJECT, WeakKey(obj))`` — equality and hash of the object,
@@ -49,6 +50,28 @@ CUSTOM = "custom"
 OBJECT = "object"
 
 _LITERALS = (type(None), bool, int, float, str, bytes, complex, type(Ellipsis))
+
+
+class _NumberType:
+    """The type slot of a number's literal key. TensorFlow's Literal trace type compares
+    values only, so ``f(1)``, ``f(1.0)`` and ``f(True)`` share one trace (the later calls
+    run the trace made for the first); this marker is equal for every number type, and
+    its ``__name__`` is the argument's own type, for messages."""
+
+    def __init__(self, t: type):
+        self.type, self.__name__ = t, t.__name__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _NumberType)
+
+    def __hash__(self) -> int:
+        return hash(_NumberType)
+
+    def __repr__(self) -> str:
+        return f"<number type {self.__name__}>"
+
+
+_NUMBER_TYPES = {t: _NumberType(t) for t in (bool, int, float, complex)}
 
 
 class TraceType:
@@ -161,7 +184,7 @@ def make_key(value, feeds: list):
         feeds.append(v)
         return (TENSOR, value._dtype.name, getattr(v, "shape", ()))
     if t in _LITERALS:
-        return (LITERAL, t, value)
+        return (LITERAL, _NUMBER_TYPES.get(t, t), value)
     if t is list:
         return (LIST, tuple([make_key(v, feeds) for v in value]))
     if t is tuple:

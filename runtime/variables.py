@@ -219,8 +219,10 @@ class Variable:
 
     def __getitem__(self, key):
         """``v[key]``: the slice's value, which can also ``.assign(value)`` into ``v``."""
-        from runtime.ops.array_ops import strided_slice_spec
+        from runtime.ops.array_ops import is_boolean_mask, strided_slice_spec
         sliced = self._as_tensor()[key]
+        if is_boolean_mask(key):
+            return sliced  # (a gather: TensorFlow cannot assign through it either)
         spec, bounds = strided_slice_spec(key)
         # The very tensor the slice made (a tape knows it), retyped to one that can assign.
         sliced.__class__ = _SlicedEager if isinstance(sliced, EagerTensor) else _SlicedSymbolic

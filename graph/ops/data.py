@@ -236,14 +236,16 @@ def _check_element(values, types, shapes, where: str) -> tuple:
             raise InvalidArgumentError(
                 message=f"{where} produced {v!r}, which cannot be converted to {t.name}: {e}"
             ) from None
-        kind = np.asarray(v).dtype.kind
+        given = np.asarray(v)
+        kind = given.dtype.kind if given.size else None  # ([] is any dtype's empty list)
         # numpy floats truncate to integers as TensorFlow's conversion does; Python floats
         # and numbers for strings (or strings for numbers) are refused, as there
         if (t.is_integer or t.is_bool) and kind == "f" and not isinstance(v, (np.ndarray,
                                                                              np.generic)):
             raise InvalidArgumentError(
                 message=f"{where} produced a float value {v!r} where {t.name} was declared")
-        if (t is dtypes.string) != (kind in "SUO") and t is not dtypes.variant:
+        if kind is not None and (t is dtypes.string) != (kind in "SUO") and \
+                t is not dtypes.variant:
             raise InvalidArgumentError(
                 message=f"{where} produced {v!r} where {t.name} was declared")
         if not as_shape(s).is_compatible_with(arr.shape):

@@ -18,6 +18,7 @@ import numpy as np
 
 from graph import dtypes
 from graph.dtypes import DType, as_dtype
+from graph.errors import InvalidArgumentError
 from graph.shapes import TensorShape
 from runtime.context import building_stack as _building
 from runtime.ops import math_ops as M
@@ -912,9 +913,20 @@ _INDEX_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`Non
                 "tf.int32/tf.int64 tensors are valid indices, got {!r}")
 
 
+def is_boolean_mask(key) -> bool:
+    """A Python bool, or a bool tensor or numpy array, as the whole index: TensorFlow's
+    ``x[key]`` is then ``tf.boolean_mask(x, key)`` (``x[x > 5]``)."""
+    if isinstance(key, bool):
+        return True
+    if isinstance(key, Tensor):
+        return key.dtype.is_bool
+    return isinstance(key, np.ndarray) and key.dtype == np.bool_
+
+
 def strided_slice_spec(key) -> tuple[tuple, list[Tensor]]:
-    """Turns a Python index into a StridedSlice ``spec`` and its tensor-valued bounds."""
-    items = key if isinstance(key, tuple) else (key,)
+    """Turns a Python index into a StridedSlice ``spec`` and its tensor-valued bounds. A
+    list is read as a tuple (``x[[0, 1]]`` is ``x[0, 1]``, as in TensorFlow)."""
+    items = tuple(key) if isinstance(key, (tuple, list)) else (key,)
     spec: list[tuple] = []
     bounds: list[Tensor] = []
 
@@ -923,7 +935,8 @@ def strided_slice_spec(key) -> tuple[tuple, list[Tensor]]:
             return None
         if isinstance(b, (bool, np.bool_)):
             raise TypeError(_INDEX_ERROR.format(b))
-        if isinstance(b, (int, np.integer)):
+        if isinstance(b, (int, np.integer)) or \
+                (isinstance(b, np.ndarray) and b.ndim == 0 and b.dtype.kind in "iu"):
             return int(b)
         if not _is_tensor_like(b):
             raise TypeError(_INDEX_ERROR.format(b))
@@ -942,18 +955,21 @@ def strided_slice_spec(key) -> tuple[tuple, list[Tensor]]:
             spec.append(("newaxis",))
         elif isinstance(item, builtins.slice):
             if isinstance(item.step, (int, np.integer)) and item.step == 0:
-                raise ValueError("slice step cannot be zero")
+                raise InvalidArgumentError(message=f"strides[{len(spec)}] must be non-zero")
             spec.append(("slice", bound(item.start), bound(item.stop), bound(item.step)))
         else:
             spec.append(("index", bound(item)))
     if sum(1 for s in spec if s[0] == "ellipsis") > 1:
-        raise ValueError(f"An index can only have a single ellipsis ('...'), got {key!r}")
+        raise InvalidArgumentError(message="Multiple ellipses in slice spec not allowed")
     return tuple(spec), bounds
 
 
 def strided_slice(tensor, key, name: str = "strided_slice") -> Tensor:
-    """``tensor[key]``: basic Python indexing, with tensor-valued indices allowed."""
+    """``tensor[key]``: basic Python indexing, with tensor-valued indices allowed; a
+    boolean mask as the whole index selects with ``boolean_mask``, as TensorFlow does."""
     x = convert_to_tensor(tensor)
+    if is_boolean_mask(key):
+        return boolean_mask(x, key)
     spec, bounds = strided_slice_spec(key)
     return apply_op("StridedSlice", [x] + bounds, attrs={"spec": spec}, name=name)
 

@@ -142,6 +142,13 @@ def _constant(value, dt: DType, shape, name: str) -> Tensor:
         if arr.size == 1 and arr.shape != shape:
             arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
         elif arr.shape != shape:
+            if arr.size != int(np.prod(shape)):  # TensorFlow's TypeError, not numpy's ValueError
+                raise TypeError(
+                    f"Expected Tensor's shape: {shape}, but got {arr.shape}."
+                    if context.current_graph() is not None else
+                    f"Eager execution of tf.constant with unsupported shape. Tensor {arr} "
+                    f"(converted from {value}) has {arr.size} elements, but got `shape` "
+                    f"{shape} with {int(np.prod(shape))} elements).")
             arr = arr.reshape(shape)
     graph = context.current_graph()
     if graph is None:

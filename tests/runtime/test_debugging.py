@@ -36,7 +36,7 @@ def test_numeric_check_hook_names_op_and_line():
 
 
 def test_static_assertions():
-    with pytest.raises(ValueError, match="must have rank 2. Received rank 1"):
+    with pytest.raises(ValueError, match="must have rank 2.  Received rank 1"):
         tf.debugging.assert_rank(tf.constant([1.0]), 2)
     tf.debugging.assert_rank(tf.zeros([2, 3]), 2)
     with pytest.raises(TypeError, match="must be of type"):

@@ -176,7 +176,7 @@ def test_too_many_indices():
         rt.constant([1, 2])[0, 0]
 
 
-@pytest.mark.parametrize("key", [[0, 1], 1.5, True, "a", (slice(None), [1])])
+@pytest.mark.parametrize("key", [1.5, "a", (slice(None), [1])])
 def test_unsupported_indices_raise_type_error(key):
     with pytest.raises(TypeError, match="Only integers, slices"):
         rt.constant([[1, 2]])[key]
@@ -192,9 +192,10 @@ def test_float_and_vector_tensor_indices_are_rejected():
 
 def test_zero_step_and_double_ellipsis():
     x = rt.constant([1, 2])
-    with pytest.raises(ValueError, match="slice step cannot be zero"):
+    # TensorFlow's InvalidArgumentErrors (a ValueError here)
+    with pytest.raises(InvalidArgumentError, match=r"strides\[0\] must be non-zero"):
         x[::0]
-    with pytest.raises(ValueError, match="single ellipsis"):
+    with pytest.raises(InvalidArgumentError, match="Multiple ellipses in slice spec not allowed"):
         x[..., ...]
 
 
