@@ -37,6 +37,9 @@ _current_options: contextvars.ContextVar = contextvars.ContextVar("autograph_opt
                                                                   default=DEFAULT)
 _warned: set = set()
 _unconvertible: set = set()  # code objects that failed to convert (not asked for by the user)
+# library code objects converted because the user asked for one function made of them (tf.exp
+# to tf.function): the other functions sharing the code (tf.tanh's fast path) stay as written
+_library_codes: set = set()
 
 _LIBRARY_MODULES = frozenset(["runtime", "graph", "autograph", "numpy", "builtins", "gast",
                               "pytest", "_pytest", "hypothesis", "pluggy", "typing"])
@@ -116,6 +119,8 @@ def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
     if runs_as_written(fn) or loader.is_generated(code):
         return fn  # (a def or lambda inside converted code was converted with its parent)
     loaded = _code_cache.get((code, options))
+    if loaded is not None and not user_requested and code in _library_codes:
+        return fn  # (library code converted only because a user asked for one function of it)
     if loaded is None:
         if not user_requested:
             if code in _unconvertible and not options.strict:
@@ -129,6 +134,8 @@ def _convert_plain(fn, user_requested: bool, options: ConversionOptions):
             if user_requested:
                 conversion.convert_function(fn, options)  # raises an error naming the `yield`
             return fn
+        if user_requested and _is_library(fn):
+            _library_codes.add(code)  # (functions sharing its code still run as they are)
         try:
             with collector.paused():
                 loaded = _loaded(fn, options)

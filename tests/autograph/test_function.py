@@ -74,3 +74,17 @@ def test_public_names():
     assert tf.config.run_functions_eagerly and tf.config.functions_run_eagerly
     assert tf.Module and tf.py_function and tf.types.experimental.TraceType
     assert tf.TensorSpec is __import__("runtime").TensorSpec
+
+
+def _tanh_of(x):
+    return tf.tanh(x)
+
+
+def test_a_library_function_converted_on_request_leaves_its_code_siblings_unconverted():
+    # tf.exp and tf.tanh share one code object (their fast path): converting tf.exp because a
+    # user asked must not make tf.tanh, called from user code, run converted (its nodes then
+    # pointed at the library's lines instead of the user's)
+    assert tf.function(tf.exp)(tf.constant([1.0])).numpy().tolist() == [2.7182817459106445]
+    concrete = tf.function(_tanh_of).get_concrete_function(tf.constant([1.0]))
+    tanh = next(n for n in concrete.graph.get_operations() if n.type == "Tanh")
+    assert tanh.origin.file.endswith("test_function.py"), tanh.origin
